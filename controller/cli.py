@@ -1,0 +1,102 @@
+"""The ``bgref`` command line.
+
+Subcommands print for people by default and for programs with ``--json``;
+formats named in the issues are contracts other tools rely on.
+"""
+
+import json
+import sys
+from typing import TextIO
+
+import click
+
+from controller import __version__
+from controller.rules import Player, Position, RulesError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bgref")
+def main() -> None:
+    """bgref: an automated backgammon referee for real boards."""
+
+
+def _mover_ids(position: Position, die1: int, die2: int) -> list[str]:
+    """Resulting Position IDs, still from the point of view of the mover."""
+    mover = position.turn
+    return sorted(p.with_turn(mover).position_id() for p in position.legal_positions(die1, die2))
+
+
+def _batch(stream: TextIO, out: TextIO) -> None:
+    for line in stream:
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            fields = text.split()
+            if len(fields) != 3:
+                raise ValueError(f"expected 'POSITION_ID D1 D2', got {text!r}")
+            try:
+                die1, die2 = int(fields[1]), int(fields[2])
+            except ValueError:
+                raise ValueError(
+                    f"dice must be numbers 1-6, got {fields[1]!r} {fields[2]!r}"
+                ) from None
+            position = Position.from_position_id(fields[0], Player.ZERO)
+            reply: dict[str, object] = {"positions": _mover_ids(position, die1, die2)}
+        except (RulesError, ValueError) as exc:
+            reply = {"error": str(exc)}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+@main.command()
+@click.argument("position_id", required=False)
+@click.argument("die1", type=int, required=False)
+@click.argument("die2", type=int, required=False)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print {\"moves\": [...], \"positions\": [...]}.")
+@click.option("--batch", is_flag=True,
+              help="Read 'POSITION_ID D1 D2' lines on stdin; write one JSON line each.")
+def moves(position_id: str | None, die1: int | None, die2: int | None,
+          as_json: bool, batch: bool) -> None:
+    """List the legal plays of a roll in a position.
+
+    POSITION_ID is a GNU Backgammon Position ID with the player on roll
+    second (as gnubg writes it).  Resulting positions are given from the
+    point of view of the player who moved.  A roll that cannot be played
+    prints no plays.
+    """
+    if batch:
+        if position_id is not None:
+            raise click.UsageError("--batch reads its queries from standard input")
+        _batch(sys.stdin, sys.stdout)
+        return
+    if position_id is None or die1 is None or die2 is None:
+        raise click.UsageError("give POSITION_ID D1 D2, or --batch")
+    try:
+        position = Position.from_position_id(position_id, Player.ZERO)
+        plays = [str(p) for p in position.legal_plays(die1, die2) if p.moves]
+        ids = _mover_ids(position, die1, die2)
+    except RulesError as exc:
+        raise click.ClickException(str(exc)) from exc
+    plays.sort()
+    if as_json:
+        click.echo(json.dumps({"moves": plays, "positions": ids}))
+        return
+    if not plays:
+        click.echo(f"no legal play: the {die1}-{die2} is forfeited", err=True)
+    for text in plays:
+        click.echo(text)
+
+
+@main.command()
+@click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
+def demo(seed: int | None) -> None:
+    """Play one game between two random-but-legal players and print it."""
+    from controller.demo import run_demo
+
+    run_demo(seed, click.echo)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""Move notation as GNU Backgammon writes it: ``24/18 13/10``, ``bar/22*``,
+``6/off``, ``8/5(2)``, ``24/18*/13``.
+
+One checker's consecutive moves are joined into one segment (``24/20``),
+keeping an intermediate point only where it hit; identical segments are
+counted (``8/5(2)``).  :func:`format_play` and :func:`parse_play` are a pair:
+parsing a formatted play gives back a play with the same result.
+"""
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Final
+
+from controller.rules.errors import IllegalPlayError, InvalidMoveNotationError
+from controller.rules.layout import BAR, OFF
+from controller.rules.move import Move, Play
+from controller.rules.position import Position, check_dice
+
+_TOKEN: Final = re.compile(
+    r"(?P<path>(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+)(?:\((?P<count>[1-4])\))?",
+    re.IGNORECASE,
+)
+_SEP: Final = re.compile(r"[\s,]+")
+
+Segment = tuple[int, int, bool]
+"""(source, destination, hit on arrival) of one checker's combined move."""
+
+
+def _name(place: int) -> str:
+    if place == BAR:
+        return "bar"
+    if place == OFF:
+        return "off"
+    return str(place)
+
+
+def _chains(moves: Iterable[Move]) -> list[list[Move]]:
+    chains: list[list[Move]] = []
+    for move in sorted(moves, key=lambda m: (-m.source, -m.destination)):
+        for chain in chains:
+            last = chain[-1]
+            if last.destination == move.source and last.destination != OFF:
+                chain.append(move)
+                break
+        else:
+            chains.append([move])
+    return chains
+
+
+def _render(chain: list[Move]) -> str:
+    parts = [_name(chain[0].source)]
+    for i, move in enumerate(chain):
+        final = i == len(chain) - 1
+        if final or move.hit:
+            parts.append(_name(move.destination) + ("*" if move.hit else ""))
+    return "/".join(parts)
+
+
+def format_play(moves: Iterable[Move]) -> str:
+    """GNU Backgammon notation for a play's moves (empty string for a dance)."""
+    chains = _chains(moves)
+    counted = Counter(_render(chain) for chain in chains)
+    order: dict[str, tuple[int, int]] = {}
+    for chain in chains:
+        order.setdefault(_render(chain), (-chain[0].source, -chain[-1].destination))
+    texts = sorted(counted, key=lambda text: (order[text], text))
+    return " ".join(text if counted[text] == 1 else f"{text}({counted[text]})" for text in texts)
+
+
+def _place(token: str, text: str, *, source: bool) -> int:
+    low = token.lower()
+    if low == "bar":
+        if not source:
+            raise InvalidMoveNotationError(f"{text!r}: a checker cannot move to the bar")
+        return BAR
+    if low == "off":
+        return OFF
+    value = int(low)
+    if source and value == 25:
+        return BAR
+    if not source and value == 0:
+        return OFF
+    if not 1 <= value <= 24:
+        raise InvalidMoveNotationError(f"{text!r}: point {value} is not on the board")
+    return value
+
+
+def parse_segments(text: str) -> list[Segment]:
+    """Split notation into single segments, repeating counted ones.
+
+    Raises :class:`InvalidMoveNotationError` for text that is not notation.
+    """
+    segments: list[Segment] = []
+    stripped = text.strip()
+    if not stripped:
+        return segments
+    for token in _SEP.split(stripped):
+        match = _TOKEN.fullmatch(token)
+        if not match:
+            raise InvalidMoveNotationError(f"{token!r} is not a move like 24/18, bar/22* or 6/off")
+        pieces = match.group("path").split("/")
+        count = int(match.group("count") or 1)
+        places: list[tuple[int, bool]] = [(_place(pieces[0], token, source=True), False)]
+        for piece in pieces[1:]:
+            hit = piece.endswith("*")
+            places.append((_place(piece.rstrip("*"), token, source=False), hit))
+        chain: list[Segment] = []
+        for (src, _), (dst, hit) in itertools.pairwise(places):
+            if dst >= src:
+                raise InvalidMoveNotationError(f"{token!r}: checkers only move forward")
+            if src == OFF:
+                raise InvalidMoveNotationError(f"{token!r}: nothing moves on after bearing off")
+            chain.append((src, dst, hit))
+        segments.extend(chain * count)
+    return segments
+
+
+def parse_play(position: Position, text: str, die1: int, die2: int) -> Play:
+    """The legal play of ``die1``-``die2`` that ``text`` describes.
+
+    Raises :class:`InvalidMoveNotationError` for text that is not notation
+    and :class:`IllegalPlayError` for notation that is no legal play here.
+    """
+    check_dice(die1, die2)
+    segments = parse_segments(text)
+    moves = tuple(Move(src, dst) for src, dst, _ in segments)
+    try:
+        claimed = position.result_of(Play(moves, (die1, die2)))
+    except IllegalPlayError as exc:
+        raise IllegalPlayError(f"{text.strip() or '(no move)'}: {exc}") from exc
+    hits_marked = {dst for _, dst, hit in segments if hit}
+    for play in position.legal_plays(die1, die2):
+        if position.result_of(play) != claimed:
+            continue
+        hits_made = {m.destination for m in play.moves if m.hit}
+        if hits_marked <= hits_made:
+            return play
+    raise IllegalPlayError(f"{text.strip() or '(no move)'} is not a legal play of {die1}-{die2}")
