@@ -6,7 +6,7 @@ side, so "my 6-point" means the same thing for both players; player A's
 point ``p`` is player B's point ``25 - p``.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from controller.rules import layout as lay
@@ -275,7 +275,3 @@ def _apply_move(key: int, move: Move) -> int:
             key += (1 << (lay.HALF + lay.NIBBLE * lay.BAR)) - (1 << opp_shift)
     return key
 
-
-def positions_from(items: Iterable[Position]) -> list[str]:
-    """Sorted Position IDs of ``items`` (handy for printing and comparing)."""
-    return sorted(p.position_id() for p in items)
