@@ -43,8 +43,13 @@ def open_points(key: int) -> list[bool]:
     return [False] + [((key >> _OPP_SHIFT[t]) & 15) < 2 for t in range(1, 25)]
 
 
-def steps(key: int, die: int, limit: int, open_: list[bool]) -> list[Step]:
-    """Every legal single move with ``die`` from a source no higher than ``limit``."""
+def steps(key: int, die: int, limit: int, open_: list[bool], sources: list[int]) -> list[Step]:
+    """Every legal single move with ``die`` from a source no higher than ``limit``.
+
+    ``sources`` lists, highest first, every point that may hold a mover's
+    checker (a superset is fine: empty points are skipped); it saves looking
+    at all 24 points of every intermediate board.
+    """
     out: list[Step] = []
     if key & _BAR_MASK:
         if limit >= BAR:
@@ -56,11 +61,8 @@ def steps(key: int, die: int, limit: int, open_: list[bool]) -> list[Step]:
                 out.append((BAR, t, k2))
         return out
     home = not key & _OUTSIDE
-    top = 24 if limit > 24 else limit
-    if home and top > 6:
-        top = 6
-    for s in range(top, 0, -1):
-        if not (key >> _SHIFT[s]) & 15:
+    for s in sources:
+        if s > limit or not (key >> _SHIFT[s]) & 15:
             continue
         t = s - die
         if t > 0:
@@ -72,6 +74,11 @@ def steps(key: int, die: int, limit: int, open_: list[bool]) -> list[Step]:
         elif home and (t == 0 or not key & _ABOVE[s]):
             out.append((s, OFF, key + _DELTA[s][OFF]))
     return out
+
+
+def _occupied(key: int) -> list[int]:
+    """The mover's occupied points 1-24, highest first."""
+    return [s for s in range(24, 0, -1) if (key >> _SHIFT[s]) & 15]
 
 
 def generate(key: int, die1: int, die2: int) -> tuple[dict[int, int], int]:
@@ -89,12 +96,16 @@ def generate(key: int, die1: int, die2: int) -> tuple[dict[int, int], int]:
 def _mixed(key: int, die1: int, die2: int, open_: list[bool]) -> tuple[dict[int, int], int]:
     both: dict[int, int] = {}
     single: dict[int, dict[int, int]] = {die1: {}, die2: {}}
+    occupied = _occupied(key)
     for first, second in ((die1, die2), (die2, die1)):
         alone = single[first]
-        for s, t, k1 in steps(key, first, BAR, open_):
+        for s, t, k1 in steps(key, first, BAR, open_, occupied):
             p1 = (s << 5) | t
             alone.setdefault(k1, p1)
-            for s2, t2, k2 in steps(k1, second, s, open_):
+            # The second move comes from a point no higher than the first's
+            # source: one that was occupied before, or where the first landed.
+            sources = [t, *occupied] if t > 0 else occupied
+            for s2, t2, k2 in steps(k1, second, s, open_, sources):
                 if k2 not in both:
                     both[k2] = (p1 << 10) | (s2 << 5) | t2
     if both:
@@ -109,11 +120,16 @@ def _mixed(key: int, die1: int, die2: int, open_: list[bool]) -> tuple[dict[int,
 
 def _doubles(key: int, die: int, open_: list[bool]) -> tuple[dict[int, int], int]:
     layer: dict[int, tuple[int, int]] = {key: (BAR, 0)}
+    occupied = _occupied(key)
+    reachable = set(occupied)
+    for s in [BAR, *occupied] if key & _BAR_MASK else occupied:
+        reachable.update(range(s - die, max(s - 4 * die, 0), -die))
+    sources = sorted(reachable, reverse=True)
     depth = 0
     for _ in range(4):
         nxt: dict[int, tuple[int, int]] = {}
         for k, (limit, path) in layer.items():
-            for s, t, k2 in steps(k, die, limit, open_):
+            for s, t, k2 in steps(k, die, limit, open_, sources):
                 seen = nxt.get(k2)
                 if seen is None or seen[0] < s:
                     nxt[k2] = (s, (path << 10) | (s << 5) | t)
