@@ -87,7 +87,7 @@ def test_entry_uses_a_single_die_never_the_sum() -> None:
     assert plays(position, 3, 2) == {""}
     assert plays(position, 4, 1) == {""}
     assert plays(position, 5, 5) == {
-        "bar/15(2)", "bar/20 bar/10", "bar/20 bar/15 13/8", "bar/20(2) 13/3", "bar/20(2) 13/8(2)",
+        "bar/15(2)", "bar/10 bar/20", "bar/15 bar/20 13/8", "bar/20(2) 13/3", "bar/20(2) 13/8(2)",
     }
 
 

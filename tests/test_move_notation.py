@@ -108,9 +108,6 @@ GNUBG_WRITES = [  # (Position ID of the mover's board, dice, moves, gnubg's text
 ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="format_play differs from gnubg (controller/rules/notation.py)"
-)
 @pytest.mark.parametrize(("position_id", "dice", "moves", "text"), GNUBG_WRITES)
 def test_format_play_like_gnubg(
     position_id: str, dice: tuple[int, int], moves: list[Move], text: str

@@ -213,12 +213,6 @@ def test_same_notation_as_gnubg_for_plain_rolls(
     assert not wrong, f"{len(wrong)} of {len(rows)} cases differ:\n" + "\n".join(wrong[:25])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="format_play orders a point's checkers and marks hits unlike gnubg "
-    "(e.g. ours '24/23 24/21', '6/2 6/2*'; gnubg '24/21 24/23', '6/2*(2)'); "
-    "remove this marker once controller/rules/notation.py follows gnubg",
-)
 def test_same_notation_as_gnubg_for_doubles(
     answers: list[tuple[Case, set[str], set[str]]],
 ) -> None:

@@ -11,7 +11,6 @@ corpus generator makes what its name promises.
 
 import random
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,7 +158,6 @@ def test_move_notation_round_trips(position: Position, d1: int, d2: int) -> None
             assert position.is_legal(parsed)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: is_legal/play reject the dance legal_plays offers")
 def test_the_dance_legal_plays_offers_is_legal() -> None:
     """On the bar against a closed board the one play is the dance: it must be accepted."""
     closed = [0] * 26

@@ -9,7 +9,6 @@ parsing a formatted play gives back a play with the same result.
 
 import itertools
 import re
-from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
@@ -36,37 +35,55 @@ def _name(place: int) -> str:
     return str(place)
 
 
-def _chains(moves: Iterable[Move]) -> list[list[Move]]:
-    chains: list[list[Move]] = []
+def _chains(moves: list[Move], hit_points: set[int]) -> list[list[int]]:
+    """Join each checker's consecutive moves into one list of points.
+
+    Moves are taken highest source first (as gnubg lists them); a move that
+    starts where a chain ends continues it.  An intermediate point stays in
+    the chain only when a blot was hit there.
+    """
+    chains: list[list[int]] = []
     for move in sorted(moves, key=lambda m: (-m.source, -m.destination)):
         for chain in chains:
-            last = chain[-1]
-            if last.destination == move.source and last.destination != OFF:
-                chain.append(move)
+            if chain[-1] == move.source and move.source != OFF:
+                if move.source not in hit_points:
+                    chain.pop()
+                chain.append(move.destination)
                 break
         else:
-            chains.append([move])
+            chains.append([move.source, move.destination])
     return chains
 
 
-def _render(chain: list[Move]) -> str:
-    parts = [_name(chain[0].source)]
-    for i, move in enumerate(chain):
-        final = i == len(chain) - 1
-        if final or move.hit:
-            parts.append(_name(move.destination) + ("*" if move.hit else ""))
-    return "/".join(parts)
-
-
 def format_play(moves: Iterable[Move]) -> str:
-    """GNU Backgammon notation for a play's moves (empty string for a dance)."""
-    chains = _chains(moves)
-    counted = Counter(_render(chain) for chain in chains)
-    order: dict[str, tuple[int, int]] = {}
-    for chain in chains:
-        order.setdefault(_render(chain), (-chain[0].source, -chain[-1].destination))
-    texts = sorted(counted, key=lambda text: (order[text], text))
-    return " ".join(text if counted[text] == 1 else f"{text}({counted[text]})" for text in texts)
+    """GNU Backgammon notation for a play's moves (empty string for a dance).
+
+    As gnubg writes it, a hit belongs to the *point*, not to the checker that
+    made it: the first segment reaching a point where a blot stood gets the
+    ``*``, and segments that differ only in which checker hit are counted
+    together (``6/2*(2)``).
+    """
+    moves = list(moves)
+    hit_points = {m.destination for m in moves if m.hit}
+    counts: dict[tuple[int, ...], int] = {}
+    for chain in _chains(moves, hit_points):
+        key = tuple(chain)
+        counts[key] = counts.get(key, 0) + 1
+    marked: set[int] = set()
+    texts: list[str] = []
+    for points, count in counts.items():
+        parts = [_name(points[0])]
+        for point in points[1:-1]:
+            parts.append(f"{_name(point)}*")
+            marked.add(point)
+        end = points[-1]
+        star = end in hit_points and end not in marked
+        if star:
+            marked.add(end)
+        parts.append(_name(end) + ("*" if star else ""))
+        text = "/".join(parts)
+        texts.append(text if count == 1 else f"{text}({count})")
+    return " ".join(texts)
 
 
 def _place(token: str, text: str, *, source: bool) -> int:

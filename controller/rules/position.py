@@ -207,18 +207,26 @@ class Position:
         return self._result(key)
 
     def is_legal(self, play: Play) -> bool:
-        """True when ``play`` is a legal play of its dice here."""
+        """True when ``play`` is a legal play of its dice here.
+
+        The empty play (a dance) is legal exactly when the roll cannot be
+        played at all.
+        """
         try:
             after = self.result_of(play)
         except IllegalPlayError:
             return False
-        return after in self.legal_positions(*play.dice)
+        legal = self.legal_positions(*play.dice)
+        if not legal:
+            return play.is_dance
+        return after in legal
 
     def play(self, play: Play) -> "Position":
         """The position after a legal ``play``; raises :class:`IllegalPlayError` otherwise."""
-        after = self.result_of(play)
-        if after not in self.legal_positions(*play.dice):
-            raise IllegalPlayError(f"{play} is not a legal play of {play.dice[0]}-{play.dice[1]}")
+        after = self.result_of(play)  # precise errors for impossible single moves
+        if not self.is_legal(play):
+            text = str(play) or "no move"
+            raise IllegalPlayError(f"{text} is not a legal play of {play.dice[0]}-{play.dice[1]}")
         return after
 
     # -- notation ---------------------------------------------------------
