@@ -119,27 +119,73 @@ def _mixed(key: int, die1: int, die2: int, open_: list[bool]) -> tuple[dict[int,
 
 
 def _doubles(key: int, die: int, open_: list[bool]) -> tuple[dict[int, int], int]:
-    layer: dict[int, tuple[int, int]] = {key: (BAR, 0)}
+    """Doubles, breadth first: four layers of single moves, deduplicated.
+
+    The hottest code of the engine (a spread position rolling 1-1 has over
+    a thousand results), so the single-move logic of :func:`steps` is
+    inlined over a per-query table of candidate sources.
+    """
+    path = 0
+    depth = 0
+    if key & _BAR_MASK:
+        # Entering is forced and the same for every checker: no choice to make.
+        t = BAR - die
+        if not open_[t]:
+            return {}, 0
+        for _ in range(min((key >> _SHIFT[BAR]) & 15, 4)):
+            k2 = key + _DELTA[BAR][t]
+            if ((key >> _OPP_SHIFT[t]) & 15) == 1:
+                k2 += _HIT[t]
+            key = k2
+            path = (path << 10) | (BAR << 5) | t
+            depth += 1
+        if depth == 4 or key & _BAR_MASK:
+            return {key: path}, depth
     occupied = _occupied(key)
     reachable = set(occupied)
-    for s in [BAR, *occupied] if key & _BAR_MASK else occupied:
+    for s in occupied:
         reachable.update(range(s - die, max(s - 4 * die, 0), -die))
-    sources = sorted(reachable, reverse=True)
-    depth = 0
-    for _ in range(4):
-        nxt: dict[int, tuple[int, int]] = {}
-        for k, (limit, path) in layer.items():
-            for s, t, k2 in steps(k, die, limit, open_, sources):
-                seen = nxt.get(k2)
-                if seen is None or seen[0] < s:
-                    nxt[k2] = (s, (path << 10) | (s << 5) | t)
+    # (source shift, move delta, target's opponent shift, hit delta, kind, code, above mask)
+    # kind 0: a move on the board; 1: bearing off exactly; 2: bearing off by overshoot.
+    cand: list[tuple[int, int, int, int, int, int, int]] = []
+    for s in sorted(reachable, reverse=True):
+        t = s - die
+        if t > 0:
+            if open_[t]:
+                cand.append((_SHIFT[s], _DELTA[s][t], _OPP_SHIFT[t], _HIT[t], 0, (s << 5) | t, 0))
+        else:
+            cand.append((_SHIFT[s], _DELTA[s][OFF], 0, 0, 1 if t == 0 else 2, s << 5, _ABOVE[s]))
+    n = len(cand)
+    # Each board maps to (path << 5) | i: i is the first candidate index a
+    # continuation may use (sources never increase); the lowest i wins.
+    layer: dict[int, int] = {key: path << 5}
+    for _ in range(4 - depth):
+        nxt: dict[int, int] = {}
+        for k, v in layer.items():
+            home = not k & _OUTSIDE
+            base = (v >> 5) << 10
+            for i in range(v & 31, n):
+                sh, delta, osh, hit, kind, code, above = cand[i]
+                if not (k >> sh) & 15:
+                    continue
+                if kind:
+                    if not home or (kind == 2 and k & above):
+                        continue
+                    k2 = k + delta
+                else:
+                    k2 = k + delta
+                    if ((k >> osh) & 15) == 1:
+                        k2 += hit
+                old = nxt.get(k2)
+                if old is None or (old & 31) > i:
+                    nxt[k2] = ((base | code) << 5) | i
         if not nxt:
             break
         layer = nxt
         depth += 1
     if not depth:
         return {}, 0
-    return {k: path for k, (_, path) in layer.items()}, depth
+    return {k: v >> 5 for k, v in layer.items()}, depth
 
 
 def unpack_path(key: int, path: int, length: int) -> list[tuple[int, int, bool]]:

@@ -173,7 +173,24 @@ class Position:
         """
         check_dice(die1, die2)
         results, _ = movegen.generate(self.relative_key(), die1, die2)
-        return frozenset(self._result(k) for k in results)
+        # Built inline: this runs once per result, up to ~1,400 times a query.
+        new = object.__new__
+        after = self._turn.opponent
+        out = []
+        if self._turn == Player.ZERO:
+            for k in results:
+                position = new(Position)
+                position._key = k
+                position._turn = after
+                out.append(position)
+        else:
+            half, low = lay.HALF, lay.LOW_MASK
+            for k in results:
+                position = new(Position)
+                position._key = (k >> half) | ((k & low) << half)
+                position._turn = after
+                out.append(position)
+        return frozenset(out)
 
     def legal_plays(self, die1: int, die2: int) -> list[Play]:
         """One play for each distinct resulting position, sorted by notation.
@@ -252,7 +269,7 @@ class Position:
         return self._key == other._key and self._turn == other._turn
 
     def __hash__(self) -> int:
-        return hash((self._key, self._turn))
+        return hash(self._key) ^ self._turn
 
     def __repr__(self) -> str:
         return f"Position.from_position_id({self.position_id()!r}, turn=Player.{self._turn.name})"
