@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from controller.rules import InvalidMatchIdError, InvalidPositionIdError, Player, Position
+from controller.rules.errors import InvalidMatchStateError
 from controller.rules.match_id import (
     decode_match_id,
     encode_match_id,
@@ -25,7 +26,6 @@ from controller.rules.match_id import (
 )
 from controller.rules.match_state import (
     GameState,
-    InvalidMatchStateError,
     MatchState,
     Resignation,
 )

@@ -12,6 +12,7 @@ from controller.rules.errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidMatchIdError,
+    InvalidMatchStateError,
     InvalidMoveNotationError,
     InvalidPositionError,
     InvalidPositionIdError,
@@ -19,28 +20,53 @@ from controller.rules.errors import (
     NotationError,
     RulesError,
 )
+from controller.rules.faults import Fault, FaultKind
+from controller.rules.judge import Verdict, judge
+from controller.rules.match_id import (
+    decode_match_id,
+    encode_match_id,
+    format_gnubg_id,
+    parse_gnubg_id,
+)
+from controller.rules.match_state import GameState, MatchState, Resignation
 from controller.rules.move import Move, Play
 from controller.rules.notation import format_play, parse_play
 from controller.rules.player import Player
 from controller.rules.position import Position
 from controller.rules.position_id import decode_position_id, encode_position_id
+from controller.rules.xgid import Xgid, format_xgid, parse_xgid
 
 __all__ = [
+    "Fault",
+    "FaultKind",
+    "GameState",
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidMatchIdError",
+    "InvalidMatchStateError",
     "InvalidMoveNotationError",
     "InvalidPositionError",
     "InvalidPositionIdError",
     "InvalidXgidError",
+    "MatchState",
     "Move",
     "NotationError",
     "Play",
     "Player",
     "Position",
+    "Resignation",
     "RulesError",
+    "Verdict",
+    "Xgid",
+    "decode_match_id",
     "decode_position_id",
+    "encode_match_id",
     "encode_position_id",
+    "format_gnubg_id",
     "format_play",
+    "format_xgid",
+    "judge",
+    "parse_gnubg_id",
     "parse_play",
+    "parse_xgid",
 ]

@@ -15,6 +15,13 @@ class InvalidPositionError(RulesError):
     both players on one point."""
 
 
+class InvalidMatchStateError(RulesError):
+    """A combination of match facts that cannot occur (a score beyond the
+    match length, a cube value that is not a power of two, ...).  Notation
+    parsers wrap it in their own error (:class:`InvalidMatchIdError`,
+    :class:`InvalidXgidError`)."""
+
+
 class InvalidDiceError(RulesError):
     """Dice outside 1-6."""
 

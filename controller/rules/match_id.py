@@ -34,10 +34,13 @@ import binascii
 import re
 from typing import Final
 
-from controller.rules.errors import InvalidMatchIdError, InvalidPositionIdError
+from controller.rules.errors import (
+    InvalidMatchIdError,
+    InvalidMatchStateError,
+    InvalidPositionIdError,
+)
 from controller.rules.match_state import (
     GameState,
-    InvalidMatchStateError,
     MatchState,
     Resignation,
 )

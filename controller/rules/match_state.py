@@ -17,23 +17,13 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from controller.rules.errors import RulesError
+from controller.rules.errors import InvalidMatchStateError
 from controller.rules.player import Player
 
 MAX_CUBE_LOG2: Final = 15
 """The Match ID stores the cube as a 4-bit logarithm: at most a 32768-cube."""
 MAX_FIELD: Final = (1 << 15) - 1
 """Match length and scores are 15-bit fields in the Match ID."""
-
-
-class InvalidMatchStateError(RulesError):
-    """A combination of match facts that cannot occur.
-
-    Lives here rather than in :mod:`controller.rules.errors` only because
-    that module belongs to the engine core; notation parsers wrap it in
-    their own precise error (:class:`~controller.rules.errors.InvalidMatchIdError`,
-    :class:`~controller.rules.errors.InvalidXgidError`).
-    """
 
 
 class GameState(IntEnum):

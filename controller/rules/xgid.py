@@ -44,11 +44,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.rules import layout as lay
-from controller.rules.errors import InvalidPositionError, InvalidXgidError
+from controller.rules.errors import InvalidMatchStateError, InvalidPositionError, InvalidXgidError
 from controller.rules.match_state import (
     MAX_CUBE_LOG2,
     GameState,
-    InvalidMatchStateError,
     MatchState,
     Resignation,
 )
