@@ -147,11 +147,8 @@ def parse_play(position: Position, text: str, die1: int, die2: int) -> Play:
         claimed = position.result_of(Play(moves, (die1, die2)))
     except IllegalPlayError as exc:
         raise IllegalPlayError(f"{text.strip() or '(no move)'}: {exc}") from exc
+    play = position.legal_play_to(claimed, die1, die2)
     hits_marked = {dst for _, dst, hit in segments if hit}
-    for play in position.legal_plays(die1, die2):
-        if position.result_of(play) != claimed:
-            continue
-        hits_made = {m.destination for m in play.moves if m.hit}
-        if hits_marked <= hits_made:
-            return play
+    if play is not None and hits_marked <= {m.destination for m in play.moves if m.hit}:
+        return play
     raise IllegalPlayError(f"{text.strip() or '(no move)'} is not a legal play of {die1}-{die2}")

@@ -212,6 +212,25 @@ class Position:
         plays.sort(key=str)
         return plays
 
+    def legal_play_to(self, after: "Position", die1: int, die2: int) -> Play | None:
+        """A legal play of ``die1``-``die2`` that leaves the checkers of ``after``.
+
+        Only the checkers of ``after`` count, not whose turn it says.  None
+        when no legal play gives that board; a dance when nothing can move
+        and nothing moved.
+        """
+        check_dice(die1, die2)
+        start = self.relative_key()
+        results, length = movegen.generate(start, die1, die2)
+        target = after.key if self._turn == Player.ZERO else lay.swap(after.key)
+        if not results:
+            return Play((), (die1, die2)) if target == start else None
+        path = results.get(target)
+        if path is None:
+            return None
+        moves = movegen.unpack_path(start, path, length)
+        return Play(tuple(Move(s, t, hit) for s, t, hit in moves), (die1, die2))
+
     def result_of(self, play: Play) -> "Position":
         """The position after ``play``, replayed move by move without judging it.
 
