@@ -14,6 +14,14 @@ from controller import __version__
 from controller.rules import Player, Position, RulesError
 
 
+class InputError(click.ClickException):
+    """Bad input on the command line: exit status 2, like a usage error,
+    so it is never mistaken for a verdict (``bgref judge`` exits 1 for an
+    illegal play)."""
+
+    exit_code = 2
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="bgref")
 def main() -> None:
@@ -78,7 +86,7 @@ def moves(position_id: str | None, die1: int | None, die2: int | None,
         plays = [str(p) for p in position.legal_plays(die1, die2) if p.moves]
         ids = _mover_ids(position, die1, die2)
     except RulesError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise InputError(str(exc)) from exc
     plays.sort()
     if as_json:
         click.echo(json.dumps({"moves": plays, "positions": ids}))
@@ -87,6 +95,48 @@ def moves(position_id: str | None, die1: int | None, die2: int | None,
         click.echo(f"no legal play: the {die1}-{die2} is forfeited", err=True)
     for text in plays:
         click.echo(text)
+
+
+@main.command("judge")
+@click.argument("before_id")
+@click.argument("after_id")
+@click.argument("die1", type=int)
+@click.argument("die2", type=int)
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"legal", "play", "reasons", "kinds", "closest"} as JSON.')
+def judge_command(before_id: str, after_id: str, die1: int, die2: int, as_json: bool) -> None:
+    """Judge a play from the boards before and after it.
+
+    Both Position IDs are from the point of view of the player who moves
+    (that player second, as `bgref moves` prints resulting positions).
+    Exit status 0 for a legal play, 1 for an illegal one.
+    """
+    from controller.rules import judge
+
+    try:
+        before = Position.from_position_id(before_id, Player.ZERO)
+        after = Position.from_position_id(after_id, Player.ZERO)
+        verdict = judge(before, after, die1, die2)
+    except RulesError as exc:
+        raise InputError(str(exc)) from exc
+    play = None if verdict.play is None else str(verdict.play)
+    closest = [str(p) for p in verdict.closest]
+    if as_json:
+        click.echo(json.dumps({
+            "legal": verdict.legal,
+            "play": play,
+            "reasons": list(verdict.reasons),
+            "kinds": [kind.name.lower() for kind in verdict.kinds],
+            "closest": closest,
+        }))
+    elif verdict.legal:
+        click.echo(f"legal: {play or '(no legal play: nothing moves)'}")
+    else:
+        click.echo("illegal: " + "; ".join(verdict.reasons))
+        if closest:
+            click.echo("closest legal plays: " + ", ".join(closest))
+    if not verdict.legal:
+        sys.exit(1)
 
 
 @main.command()
