@@ -31,12 +31,27 @@ from controller.rules.match_id import (
 from controller.rules.match_state import GameState, MatchState, Resignation
 from controller.rules.move import Move, Play
 from controller.rules.notation import format_play, parse_play
+from controller.rules.physical import (
+    Colour,
+    Counts,
+    PhysicalBoard,
+    Seating,
+    SetUpError,
+    Side,
+    physical_index,
+    point_number,
+    recognise_start,
+    to_physical,
+    to_position,
+)
 from controller.rules.player import Player
 from controller.rules.position import Position
 from controller.rules.position_id import decode_position_id, encode_position_id
 from controller.rules.xgid import Xgid, format_xgid, parse_xgid
 
 __all__ = [
+    "Colour",
+    "Counts",
     "Fault",
     "FaultKind",
     "GameState",
@@ -51,11 +66,15 @@ __all__ = [
     "MatchState",
     "Move",
     "NotationError",
+    "PhysicalBoard",
     "Play",
     "Player",
     "Position",
     "Resignation",
     "RulesError",
+    "Seating",
+    "SetUpError",
+    "Side",
     "Verdict",
     "Xgid",
     "decode_match_id",
@@ -69,4 +88,9 @@ __all__ = [
     "parse_gnubg_id",
     "parse_play",
     "parse_xgid",
+    "physical_index",
+    "point_number",
+    "recognise_start",
+    "to_physical",
+    "to_position",
 ]
