@@ -14,7 +14,6 @@ is the far corner on the home side.
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -33,6 +32,7 @@ from controller.rules.physical import (
     to_physical,
     to_position,
 )
+from tests.shared_data import shared_file
 
 BOTTOM_RIGHT = Seating(Player.ZERO, Side.RIGHT)
 BOTTOM_LEFT = Seating(Player.ZERO, Side.LEFT)
@@ -40,7 +40,6 @@ TOP_RIGHT = Seating(Player.ONE, Side.RIGHT)
 TOP_LEFT = Seating(Player.ONE, Side.LEFT)
 
 NONE = Counts()
-REAL_BOARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
 
 
 def board_of(light: dict[int, int], dark: dict[int, int], *,
@@ -355,9 +354,7 @@ def test_empty_board_is_no_start() -> None:
 # -- real frames ---------------------------------------------------------------
 
 def real_board(name: str) -> PhysicalBoard:
-    path = REAL_BOARDS / f"{name}.json"
-    if not path.exists():
-        pytest.skip(f"{path} is not available")
+    path = shared_file("data", "real-boards", f"{name}.json")
     return PhysicalBoard.from_record(json.loads(path.read_text()))
 
 

@@ -17,14 +17,13 @@ the engine are exercised.
 
 import re
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
 from controller.rules import IllegalPlayError, Move, Play, Player, Position, parse_play
+from tests.shared_data import shared_file
 
-RULES = Path(__file__).resolve().parents[2] / "shared" / "rules"
 BAR = 25
 OFF = 0
 
@@ -737,7 +736,5 @@ def _normal(text: str) -> str:
 
 @pytest.mark.parametrize(("text", "quote"), CITATIONS, ids=[q[:40] for _, q in CITATIONS])
 def test_quote_is_in_its_rule_text(text: str, quote: str) -> None:
-    path = RULES / f"rules-{text}.txt"
-    if not path.exists():
-        pytest.skip(f"{path} is not available")
+    path = shared_file("rules", f"rules-{text}.txt")
     assert _normal(quote) in _normal(path.read_text(encoding="utf-8"))
