@@ -12,6 +12,9 @@ from typing import Final
 PLACES: Final = 26
 OFF: Final = 0
 BAR: Final = 25
+HAND: Final = 26
+"""A move's source for a checker entering from hand (Dutch, Acey-Deucey).
+Not a place in the packed key: checkers in hand are the ones missing from 15."""
 NIBBLE: Final = 4
 HALF: Final = PLACES * NIBBLE
 LOW_MASK: Final = (1 << HALF) - 1

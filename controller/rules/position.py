@@ -299,17 +299,28 @@ def _place_name(place: int) -> str:
         return "off"
     if place == lay.BAR:
         return "the bar"
+    if place == lay.HAND:
+        return "hand"
     return f"point {place}"
 
 
 def _apply_move(key: int, move: Move) -> int:
     """Apply one move to a mover-relative key, checking it can be made at all."""
     s, t = move.source, move.destination
-    if not (1 <= s <= 25 and 0 <= t <= 24 and t < s):
-        raise IllegalPlayError(f"a checker cannot move from {_place_name(s)} to {_place_name(t)}")
-    if not (key >> (lay.NIBBLE * s)) & 15:
-        raise IllegalPlayError(f"no checker on {_place_name(s)}")
-    key += (1 << (lay.NIBBLE * t)) - (1 << (lay.NIBBLE * s))
+    if s == lay.HAND:
+        if not 1 <= t <= 24:
+            raise IllegalPlayError(f"a checker from hand cannot go to {_place_name(t)}")
+        mover = key & lay.LOW_MASK
+        if sum((mover >> (lay.NIBBLE * i)) & 15 for i in range(lay.PLACES)) >= lay.CHECKERS:
+            raise IllegalPlayError("no checker in hand")
+        key += 1 << (lay.NIBBLE * t)
+    else:
+        if not (1 <= s <= 25 and 0 <= t <= 24 and t < s):
+            raise IllegalPlayError(
+                f"a checker cannot move from {_place_name(s)} to {_place_name(t)}")
+        if not (key >> (lay.NIBBLE * s)) & 15:
+            raise IllegalPlayError(f"no checker on {_place_name(s)}")
+        key += (1 << (lay.NIBBLE * t)) - (1 << (lay.NIBBLE * s))
     if t:
         opp_shift = lay.HALF + lay.NIBBLE * (25 - t)
         opp = (key >> opp_shift) & 15
