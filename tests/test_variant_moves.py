@@ -490,7 +490,8 @@ def test_standard_game_has_no_checkers_in_hand() -> None:
 def test_results_keep_checkers_and_pass_the_turn(variant: Variant) -> None:
     """On seeded random boards with checkers in hand: the opponent is on roll after
     every play, the mover's checkers in hand never increase, the opponent's hand
-    never changes, and every play uses the same number of dice."""
+    never changes, every play uses the same number of dice, and each play
+    replayed by ``Position.result_of`` leaves a legal result."""
     rng = random.Random(3 if variant is DUTCH else 4)
     for _ in range(300):
         position = _random_variant_position(rng)
@@ -499,7 +500,12 @@ def test_results_keep_checkers_and_pass_the_turn(variant: Variant) -> None:
         plays = variant_legal_plays(position, d1, d2, variant)
         used = max_dice_playable(position, d1, d2, variant)
         assert {len(play.moves) for play in plays} == {used}
-        for result in variant_legal_positions(position, d1, d2, variant):
+        legal = variant_legal_positions(position, d1, d2, variant)
+        if legal:
+            # Position.result_of replays moves from hand on the packed key, independently
+            # of the generator's own board: both must agree on every play's result.
+            assert {position.result_of(play) for play in plays} == legal
+        for result in legal:
             assert result.turn == mover.opponent
             assert result.in_hand(mover) <= position.in_hand(mover)
             assert result.in_hand(mover.opponent) == position.in_hand(mover.opponent)

@@ -49,8 +49,11 @@ from controller.rules.player import Player
 from controller.rules.position import Position, check_dice
 from controller.rules.variant import Variant
 
-HAND: Final = 26
-"""The mover's place for checkers in hand: a move's source when a checker enters from hand."""
+HAND: Final = lay.HAND
+"""The mover's place for checkers in hand (26): a move's source when a checker enters from hand.
+
+Here, unlike in the packed key, it is a real place: :class:`Board` counts
+the checkers in it."""
 
 OFF: Final = lay.OFF
 BAR: Final = lay.BAR
