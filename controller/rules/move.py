@@ -8,7 +8,7 @@ forfeited).  Points are counted from the mover's own side: 25 is the bar,
 
 from dataclasses import dataclass
 
-from controller.rules.layout import BAR, OFF
+from controller.rules.layout import BAR, HAND, OFF
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -23,6 +23,11 @@ class Move:
     def enters(self) -> bool:
         """True when the checker comes in from the bar."""
         return self.source == BAR
+
+    @property
+    def from_hand(self) -> bool:
+        """True when the checker comes into play from hand (Dutch, Acey-Deucey)."""
+        return self.source == HAND
 
     @property
     def bears_off(self) -> bool:

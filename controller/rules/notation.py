@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from typing import Final
 
 from controller.rules.errors import IllegalPlayError, InvalidMoveNotationError
-from controller.rules.layout import BAR, OFF
+from controller.rules.layout import BAR, HAND, OFF
 from controller.rules.move import Move, Play
 from controller.rules.position import Position, check_dice
 
 _TOKEN: Final = re.compile(
-    r"(?P<path>(?:bar|\d{1,2})(?:/(?:off|\d{1,2})\*?)+)(?:\((?P<count>[1-4])\))?",
+    r"(?P<path>(?:bar|hand|\d{1,2})(?:/(?:off|\d{1,2})\*?)+)(?:\((?P<count>[1-4])\))?",
     re.IGNORECASE,
 )
 _SEP: Final = re.compile(r"[\s,]+")
@@ -28,6 +28,8 @@ Segment = tuple[int, int, bool]
 
 
 def _name(place: int) -> str:
+    if place == HAND:
+        return "hand"
     if place == BAR:
         return "bar"
     if place == OFF:
@@ -88,6 +90,10 @@ def format_play(moves: Iterable[Move]) -> str:
 
 def _place(token: str, text: str, *, source: bool) -> int:
     low = token.lower()
+    if low == "hand":
+        if not source:
+            raise InvalidMoveNotationError(f"{text!r}: a checker cannot move into the hand")
+        return HAND
     if low == "bar":
         if not source:
             raise InvalidMoveNotationError(f"{text!r}: a checker cannot move to the bar")

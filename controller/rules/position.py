@@ -169,7 +169,9 @@ class Position:
         """Every distinct position a legal play of this roll can leave.
 
         The resulting positions have the opponent on roll; an empty set
-        means the roll cannot be played at all.
+        means the roll cannot be played at all.  These are the standard
+        rules, which know no checkers in hand: positions of the Dutch and
+        Acey-Deucey variants go to :mod:`controller.rules.variant_moves`.
         """
         check_dice(die1, die2)
         results, _ = movegen.generate(self.relative_key(), die1, die2)
