@@ -84,3 +84,18 @@ def test_profiles_round_trip_and_reject_nonsense() -> None:
         BoardProfile(field_aspect=5.0)
     with pytest.raises(ConfigError, match="unknown"):
         BoardProfile.from_json({"colour": "red"})
+
+
+def test_field_map_sends_corners_to_the_unit_square_and_back() -> None:
+    from vision.errors import CalibrationError
+    from vision.rectify import FieldMap
+
+    corners = Corners((210, 31), (891, 25), (871, 648), (237, 661))
+    field = FieldMap.from_corners(corners)
+    for (u, v), pixel in zip([(0, 0), (1, 0), (1, 1), (0, 1)], corners.as_list(), strict=True):
+        assert field.field_point(pixel) == pytest.approx((u, v), abs=1e-9)
+        assert field.image_point(u, v) == pytest.approx(pixel, abs=1e-6)
+    with pytest.raises(CalibrationError, match="convex"):
+        FieldMap.from_corners(Corners((891, 25), (210, 31), (871, 648), (237, 661)))
+    with pytest.raises(CalibrationError, match="square pixels"):
+        FieldMap.from_corners(Corners((0, 0), (1, 0), (1, 1), (0, 1)))
