@@ -1,0 +1,86 @@
+"""The checker stage on the real labelled frames and on drawn boards."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.shared_data import shared_file
+from vision.checkers.colours import learn_model, split_colours
+from vision.checkers.count import count_checkers
+from vision.checkers.detect import Circle, expected_radius
+from vision.checkers.reader import read_checkers
+from vision.observation import Corners
+from vision.profile import TOURNAMENT
+from vision.rectify import FieldMap
+
+FRAMES = ["frame0", "frame1", "test8", "test9", "frame3", "frame5"]
+"""Labelled frames whose checkers are all in plain view (frame3 and frame5
+have a hand over the field, but not over any checker)."""
+
+
+def rectified(name: str) -> tuple[np.ndarray, dict[str, object]]:
+    label = json.loads(shared_file("data", "real-boards", f"{name}.json").read_text())
+    c = label["corners"]
+    assert isinstance(c, dict)
+    corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
+                                               "bottom_left")))
+    image = cv2.imread(str(shared_file("data", "real-boards", f"{name}.jpg")))
+    return FieldMap.from_corners(corners).rectify(image, TOURNAMENT, 640), label
+
+
+@pytest.mark.parametrize("name", FRAMES)
+def test_real_frames_are_counted_exactly(name: str) -> None:
+    field, label = rectified(name)
+    result = read_checkers(field, TOURNAMENT)
+    points = label["points"]
+    bar = label["bar"]
+    assert isinstance(points, list) and isinstance(bar, dict)
+    assert [(p.light, p.dark) for p in result.points] == [(p["light"], p["dark"]) for p in points]
+    assert (result.bar.light, result.bar.dark) == (bar["light"], bar["dark"])
+
+
+def drawn_board(stacks: dict[int, tuple[int, bool]], width: int = 640) -> np.ndarray:
+    """A plain field with checkers drawn as flat discs at their stack slots."""
+    w, h = TOURNAMENT.rectified_size(width)
+    image = np.full((h, w, 3), (170, 200, 215), dtype=np.uint8)
+    radius = expected_radius(TOURNAMENT, width)
+    for index, (count, light) in stacks.items():
+        x = TOURNAMENT.point_u(index) * w
+        for k in range(count):
+            offset = radius * (1 + 2 * k)
+            y = offset if index >= 12 else h - offset
+            colour = (235, 235, 235) if light else (40, 30, 30)
+            cv2.circle(image, (round(x), round(y)), round(radius) - 1, colour, -1, cv2.LINE_AA)
+            cv2.circle(image, (round(x), round(y)), round(radius) - 1, (90, 90, 90), 2,
+                       cv2.LINE_AA)
+    return image
+
+
+def test_long_stacks_belong_to_their_rail_not_the_nearer_row() -> None:
+    """Eight checkers on point 0 reach past the middle: all are point 0's."""
+    result = read_checkers(drawn_board({0: (8, True), 12: (3, False)}), TOURNAMENT)
+    assert result.points[0].light == 8
+    assert result.points[23].light == 0
+    assert result.points[12].dark == 3
+    assert sum(p.light + p.dark for p in result.points) == 11
+
+
+def test_colour_model_decides_when_only_one_colour_is_left() -> None:
+    colours = [(240.0, 128.0, 128.0), (230.0, 130.0, 126.0), (35.0, 128.0, 130.0)]
+    model = learn_model(colours, [True, True, False])
+    assert split_colours([(200.0, 128.0, 128.0)], model) == [True]
+    assert split_colours([(60.0, 128.0, 128.0)], model) == [False]
+    with pytest.raises(ValueError, match="both colours"):
+        learn_model(colours[:2], [True, True])
+
+
+def test_bar_checkers_are_counted_on_the_bar() -> None:
+    w, h = TOURNAMENT.rectified_size(640)
+    r = expected_radius(TOURNAMENT, 640)
+    circles = [Circle(w / 2, h / 2 - r, r), Circle(w / 2, h / 2 + r, r),
+               Circle(TOURNAMENT.point_u(0) * w, h - r, r)]
+    result = count_checkers(circles, [True, False, False], TOURNAMENT, (w, h))
+    assert (result.bar.light, result.bar.dark) == (1, 1)
+    assert result.points[0].dark == 1

@@ -1,0 +1,29 @@
+"""The checker stage as one call: rectified field in, counts out."""
+
+from dataclasses import dataclass, field
+
+from vision.checkers.colours import ColourConfig, ColourModel, circle_colours, split_colours
+from vision.checkers.count import CheckerCount, CountConfig, count_checkers
+from vision.checkers.detect import DetectConfig, Image, find_circles
+from vision.profile import BoardProfile
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerConfig:
+    """Every threshold of the checker stage."""
+
+    detect: DetectConfig = field(default_factory=DetectConfig)
+    colours: ColourConfig = field(default_factory=ColourConfig)
+    count: CountConfig = field(default_factory=CountConfig)
+
+
+def read_checkers(field_image: Image, profile: BoardProfile, *,
+                  model: ColourModel | None = None,
+                  config: CheckerConfig | None = None) -> CheckerCount:
+    """Count the checkers of a rectified field image (see :mod:`vision.rectify`)."""
+    config = config or CheckerConfig()
+    circles = find_circles(field_image, profile, config.detect)
+    colours = circle_colours(field_image, circles, config.colours)
+    light = split_colours(colours, model, config.colours)
+    height, width = field_image.shape[:2]
+    return count_checkers(circles, light, profile, (width, height), config.count)
