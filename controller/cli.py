@@ -140,6 +140,41 @@ def judge_command(before_id: str, after_id: str, die1: int, die2: int, as_json: 
 
 
 @main.command()
+@click.option("--seed", type=int, required=True, help="Seed: the same seed plays the same match.")
+@click.option("--match-to", "length", type=click.IntRange(1, 99), required=True,
+              help="Match length in points.")
+@click.option("--variant", type=click.Choice(["standard", "dutch", "acey-deucey"]),
+              default="standard", show_default=True)
+@click.option("--export", "export", type=click.Path(dir_okay=False, writable=True),
+              help="Write the match file (GNU Backgammon's .mat format) here.")
+@click.option("--automatic-doubles", type=click.Choice(["off", "once", "unlimited"]),
+              default="off", show_default=True, help="Opening ties double the stake.")
+@click.option("--backgammon", "backgammon", type=click.Choice(["3", "2"]), default="3",
+              show_default=True, help="What a backgammon counts, times the cube.")
+@click.option("--crawford/--no-crawford", default=True, show_default=True,
+              help="The Crawford rule.")
+@click.option("--acey-deucey-doubles-stake", is_flag=True,
+              help="Acey-Deucey: the stake doubles at every acey-deucey.")
+@click.option("--verbose", "-v", is_flag=True, help="Print every event.")
+def selfplay(  # noqa: PLR0917 - one parameter per option
+    seed: int, length: int, variant: str, export: str | None, automatic_doubles: str,
+    backgammon: str, crawford: bool, acey_deucey_doubles_stake: bool, verbose: bool,
+) -> None:
+    """Play a whole match between two random-but-legal players.
+
+    The players also double, take, pass and resign now and then.  Prints
+    each game's result and the final score; deterministic for a seed.
+    """
+    from controller.commands.selfplay import play_and_report
+
+    play_and_report(
+        seed=seed, length=length, variant=variant, export=export,
+        automatic_doubles=automatic_doubles, backgammon=int(backgammon), crawford=crawford,
+        acey_deucey_doubles_stake=acey_deucey_doubles_stake, verbose=verbose, echo=click.echo,
+    )
+
+
+@main.command()
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
 def demo(seed: int | None) -> None:
     """Play one game between two random-but-legal players and print it."""
