@@ -1,0 +1,235 @@
+"""The stabiliser: hold time, occlusion, dice settling, one emission per stable state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+from vision.errors import ConfigError, ObservationError
+from vision.observation import Counts, Cube, Die, Observation
+from vision.stabiliser import (
+    Event,
+    Stabiliser,
+    StabiliserConfig,
+    StableState,
+    StatusChange,
+    same_state,
+)
+
+START = [Counts()] * 24
+
+
+def board(moved: int = 0, dice: Sequence[Die] = (), cube: Cube | None = None, *,
+          t: float | None = 0.0, occluded: bool = False, found: bool = True) -> Observation:
+    """A board with two light checkers on point ``moved`` (0-23) and five dark on 23."""
+    points = list(START)
+    points[23] = Counts(dark=5)
+    points[moved] = Counts(light=2, dark=points[moved].dark)
+    return Observation(board_found=found, points=tuple(points), dice=tuple(dice), cube=cube,
+                       occluded=occluded, t=t)
+
+
+def die(value: int, x: float, y: float = 300.0, flat: bool = True) -> Die:
+    return Die(value, (x, y), flat, False, "right")
+
+
+def at(observation: Observation, t: float) -> Observation:
+    return Observation(observation.board_found, observation.corners, observation.points,
+                       observation.bar, observation.off, observation.dice, observation.cube,
+                       observation.occluded, t)
+
+
+def run(stabiliser: Stabiliser, frames: Iterable[Observation]) -> list[tuple[float, Event]]:
+    """Every event, with the time of the frame that caused it."""
+    out: list[tuple[float, Event]] = []
+    for frame in frames:
+        assert frame.t is not None
+        out.extend((frame.t, event) for event in stabiliser.push(frame))
+    return out
+
+
+def stable_times(events: list[tuple[float, Event]]) -> list[float]:
+    return [round(t, 6) for t, e in events if isinstance(e, StableState)]
+
+
+def every(observation: Observation, start: float, stop: float,
+          step: float = 0.1) -> list[Observation]:
+    """The observation at start, start + step, ... up to stop inclusive."""
+    n = round((stop - start) / step)
+    return [at(observation, start + i * step) for i in range(n + 1)]
+
+
+def test_a_state_is_emitted_once_after_the_hold_time() -> None:
+    stabiliser = Stabiliser()
+    events = run(stabiliser, every(board(), 0.0, 2.0))
+    stables = [(t, e) for t, e in events if isinstance(e, StableState)]
+    assert len(stables) == 1
+    t, event = stables[0]
+    assert t == pytest.approx(0.3)
+    assert event.since == 0.0
+    assert event.observation.t == pytest.approx(0.3)
+    assert stabiliser.last_stable is event.observation
+    changes = [(t, e) for t, e in events if isinstance(e, StatusChange)]
+    assert [(t, e.condition, e.since) for t, e in changes] == [
+        (0.0, "settling", 0.0), (pytest.approx(0.3), "stable", 0.0)]
+
+
+def test_the_hold_time_is_configurable() -> None:
+    events = run(Stabiliser(StabiliserConfig(hold=1.0)), every(board(), 0.0, 2.0))
+    assert stable_times(events) == [1.0]
+    events = run(Stabiliser(StabiliserConfig(hold=0.0)), every(board(), 0.0, 0.5))
+    assert stable_times(events) == [0.0]
+
+
+def test_a_change_restarts_the_hold() -> None:
+    frames = every(board(0), 0.0, 0.2) + every(board(5), 0.3, 1.0)
+    events = run(Stabiliser(), frames)
+    assert stable_times(events) == [0.6]
+    event = next(e for _, e in events if isinstance(e, StableState))
+    assert event.observation.points[5] == Counts(light=2)
+    assert event.since == pytest.approx(0.3)
+
+
+def test_each_distinct_state_once_and_a_return_counts_as_new() -> None:
+    frames = (every(board(0), 0.0, 1.0) + every(board(5), 1.1, 2.0)
+              + every(board(0), 2.1, 3.0))
+    events = run(Stabiliser(), frames)
+    assert stable_times(events) == [0.3, 1.4, 2.4]
+
+
+def test_any_occluded_frame_resets_the_hold_and_is_never_emitted() -> None:
+    hand = board(0, occluded=True)
+    frames = [*every(board(0), 0.0, 0.2), at(hand, 0.25), *every(board(0), 0.3, 1.0)]
+    events = run(Stabiliser(), frames)
+    assert stable_times(events) == [0.6]           # 0.3 s after the hand left, not 0.3
+    emitted = [e.observation for _, e in events if isinstance(e, StableState)]
+    assert not any(o.occluded for o in emitted)
+    conditions = [(t, e.condition, e.since) for t, e in events if isinstance(e, StatusChange)]
+    assert conditions == [(0.0, "settling", 0.0), (0.25, "occluded", 0.25),
+                          (0.3, "settling", 0.3), (pytest.approx(0.6), "stable", 0.3)]
+
+
+def test_an_occluded_stream_is_never_a_state() -> None:
+    stabiliser = Stabiliser()
+    events = run(stabiliser, every(board(0, occluded=True), 0.0, 3.0))
+    assert stable_times(events) == []
+    assert stabiliser.condition == "occluded" and stabiliser.since == 0.0
+
+
+def test_a_hand_passing_over_an_unchanged_board_emits_nothing_new() -> None:
+    hand = board(0, occluded=True)
+    frames = every(board(0), 0.0, 1.0) + every(hand, 1.1, 1.5) + every(board(0), 1.6, 3.0)
+    events = run(Stabiliser(), frames)
+    assert stable_times(events) == [0.3]
+    changes = [(t, e.condition) for t, e in events if isinstance(e, StatusChange)]
+    assert changes == [(0.0, "settling"), (pytest.approx(0.3), "stable"), (1.1, "occluded"),
+                       (1.6, "settling"), (pytest.approx(1.9), "stable")]
+
+
+def test_board_not_found_frames_are_not_states_and_reset() -> None:
+    lost = board(0, found=False)
+    frames = [*every(board(0), 0.0, 0.2), at(lost, 0.25), *every(board(0), 0.3, 0.7)]
+    stabiliser = Stabiliser()
+    events = run(stabiliser, frames)
+    assert stable_times(events) == [0.6]
+    assert (0.25, StatusChange("no_board", 0.25)) in events
+    stabiliser = Stabiliser()
+    assert stable_times(run(stabiliser, every(lost, 0.0, 2.0))) == []
+    assert stabiliser.condition == "no_board"
+
+
+def test_dice_are_reported_once_they_have_settled() -> None:
+    # Tumbling: the dice move 40 px and change face every frame until 0.5 s ...
+    tumbling = [board(0, dice=(die(1 + i % 6, 500 + 40 * i), die(6 - i % 6, 600 - 40 * i)),
+                      t=0.1 * i) for i in range(6)]
+    # ... then lie still, jittering by a pixel or two in detection.
+    resting = [board(0, dice=(die(3, 700 + (i % 3), 301), die(5, 402, 299 - (i % 2))),
+                     t=0.6 + 0.1 * i) for i in range(10)]
+    events = run(Stabiliser(), tumbling + resting)
+    assert stable_times(events) == [0.9]
+    state = next(e for _, e in events if isinstance(e, StableState))
+    assert sorted(d.value for d in state.observation.dice if d.value) == [3, 5]
+    assert state.since == pytest.approx(0.6)
+
+
+def test_a_die_flickering_between_readings_is_not_settled() -> None:
+    frames = [board(0, dice=(die(3 if i % 2 else 5, 500), die(2, 600)), t=0.1 * i)
+              for i in range(20)]
+    assert stable_times(run(Stabiliser(), frames)) == []
+
+
+def test_a_cocked_die_is_a_different_state() -> None:
+    flat = board(0, dice=(die(3, 500), die(2, 600)))
+    cocked = board(0, dice=(die(3, 500, flat=False), die(2, 600)))
+    assert not same_state(flat, cocked, 6.0)
+    events = run(Stabiliser(), every(flat, 0.0, 0.5) + every(cocked, 0.6, 1.2))
+    assert stable_times(events) == [0.3, 0.9]
+
+
+def test_dice_order_does_not_matter_but_positions_do() -> None:
+    a = board(0, dice=(die(3, 500), die(5, 600)))
+    swapped = board(0, dice=(die(5, 603), die(3, 498)))
+    assert same_state(a, swapped, 6.0)
+    moved = board(0, dice=(die(5, 600), die(3, 520)))
+    assert not same_state(a, moved, 6.0)
+    assert not same_state(a, board(0, dice=(die(3, 500),)), 6.0)
+
+
+def test_dice_hold_can_be_longer() -> None:
+    config = StabiliserConfig(hold=0.3, dice_hold=0.8)
+    with_dice = board(0, dice=(die(3, 500), die(5, 600)))
+    assert stable_times(run(Stabiliser(config), every(with_dice, 0.0, 1.5))) == [0.8]
+    assert stable_times(run(Stabiliser(config), every(board(0), 0.0, 1.5))) == [0.3]
+
+
+def test_the_cube_is_part_of_the_state() -> None:
+    centre = Cube(64, (900.0, 350.0), "centre")
+    nudged = Cube(64, (902.0, 351.0), "centre")
+    offered = Cube(2, (900.0, 120.0), "top")
+    assert same_state(board(cube=centre), board(cube=nudged), 6.0)
+    assert not same_state(board(cube=centre), board(cube=offered), 6.0)
+    assert not same_state(board(cube=centre), board(), 6.0)
+    frames = every(board(cube=centre), 0.0, 0.5) + every(board(cube=offered), 0.6, 1.2)
+    assert stable_times(run(Stabiliser(), frames)) == [0.3, 0.9]
+
+
+def test_bar_and_off_are_part_of_the_state() -> None:
+    base = board()
+    on_bar = Observation(True, None, base.points, Counts(dark=1), base.off, t=0.0)
+    borne_off = Observation(True, None, base.points, base.bar, Counts(light=1), t=0.0)
+    assert not same_state(base, on_bar, 6.0)
+    assert not same_state(base, borne_off, 6.0)
+
+
+def test_a_gap_in_the_stream_restarts_the_hold() -> None:
+    frames = [at(board(), 0.0), at(board(), 2.0), at(board(), 2.1), at(board(), 2.3)]
+    assert stable_times(run(Stabiliser(), frames)) == [2.3]
+
+
+def test_time_going_backwards_restarts_the_hold() -> None:
+    frames = [at(board(), 5.0), at(board(), 5.2), at(board(), 1.0), at(board(), 1.2),
+              at(board(), 1.3)]
+    assert stable_times(run(Stabiliser(), frames)) == [1.3]
+
+
+def test_observations_need_a_time() -> None:
+    with pytest.raises(ObservationError, match="time"):
+        Stabiliser().push(board(t=None))
+
+
+def test_reset_forgets_the_last_state() -> None:
+    stabiliser = Stabiliser()
+    run(stabiliser, every(board(), 0.0, 0.5))
+    stabiliser.reset()
+    assert stabiliser.condition is None and stabiliser.last_stable is None
+    assert stable_times(run(stabiliser, every(board(), 0.6, 1.0))) == [0.9]
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"hold": -1.0}, {"dice_hold": -0.1}, {"position_tolerance": -1.0}, {"max_gap": 0.0},
+    {"hold": float("nan")},
+])
+def test_config_checks(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ConfigError):
+        StabiliserConfig(**kwargs)
