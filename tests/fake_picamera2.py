@@ -34,6 +34,7 @@ region of a video frame lands in a still.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +69,8 @@ class Sensor:
     plugged: bool = True
     crashed: bool = False
     frozen: bool = False
+    stop_blocks: threading.Event | None = None
+    """When set, ``stop()`` waits for this event (a dead pipeline that hangs)."""
     """Keep handing out the last picture (a driver stuck on one buffer)."""
     generation: int = 0
     """Bumped by unplug/crash: objects opened before then stay dead."""
@@ -221,6 +224,8 @@ class Picamera2:
         self.started = True
 
     def stop(self) -> None:
+        if self.sensor.stop_blocks is not None:
+            self.sensor.stop_blocks.wait(10)
         self.started = False
 
     def close(self) -> None:

@@ -269,6 +269,25 @@ def test_picamera2_frozen_stream_is_lost(fake_pi: ModuleType) -> None:
             camera.read()
 
 
+def test_picamera2_close_does_not_hang_on_a_dead_pipeline(fake_pi: ModuleType) -> None:
+    camera = Picamera2Camera(0, CameraConfig(size=(320, 180), read_timeout=0.05))
+    camera.open()
+    gate = threading.Event()
+    fake_pi.SENSORS[0].stop_blocks = gate
+    started = time.monotonic()
+    camera.close()
+    assert time.monotonic() - started < 1.0
+    assert not camera.is_open
+    instance = fake_pi.SENSORS[0].instances[0]
+    assert not instance.closed                    # still stuck in stop()
+    gate.set()
+    for _ in range(200):
+        if instance.closed:
+            break
+        time.sleep(0.01)
+    assert instance.closed, "the camera was never closed once stop() returned"
+
+
 def test_picamera2_missing_camera_number(fake_pi: ModuleType) -> None:
     with pytest.raises(CameraError, match=r"picamera2:1: no such camera .*imx708"):
         Picamera2Camera(1, SMALL).open()

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import threading
 from typing import Any
 
 from vision.camera.base import (
@@ -273,9 +274,23 @@ class Picamera2Camera(Camera):
         return (width, round(width * vh / vw))
 
     def close(self) -> None:
+        """Stop and close the camera, giving up after ``read_timeout``.
+
+        A camera whose pipeline has died can block ``stop()`` indefinitely, so
+        closing runs on a daemon thread; if it does not finish in time it is
+        left behind (reopening then reports the camera busy, and the
+        supervisor retries later).
+        """
         cam, self._cam = self._cam, None
-        if cam is not None:
-            _quietly_close(cam)
+        if cam is None:
+            return
+        closer = threading.Thread(target=_quietly_close, args=(cam,), daemon=True,
+                                  name=f"close {self.name}")
+        closer.start()
+        closer.join(self._config.read_timeout)
+        if closer.is_alive():
+            log.warning("%s: closing the camera did not finish within %g s; left behind",
+                        self.name, self._config.read_timeout)
 
     def _require_open(self) -> Any:
         if self._cam is None:
