@@ -1,0 +1,146 @@
+"""The board stage's dice: every die on the field, read in the rectified field.
+
+The field is warped upright (:meth:`FieldMap.rectify`) at a scale where a
+die is ``die_pixels`` wide, whatever the camera: pips then have a known size
+range, the face layouts a known spacing, and a flat die's top face is a
+square of known size (see :mod:`.pose`).  A die is only 20-25 pixels wide
+in a 1280x720 frame of the whole board; when the camera layer has a
+higher-resolution capture of the same view, pass it with its scale and the
+dice are read from it instead (the field map is scaled to match), which is
+what the design intends.  Positions are reported in the pixels of ``frame``.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.dice.checker import CheckerTestConfig, on_checker
+from vision.dice.detect import DetectConfig, find_dice
+from vision.dice.errors import DiceImageError
+from vision.dice.faces import Face, FaceConfig
+from vision.dice.pips import PipConfig
+from vision.dice.pose import PoseConfig, assess
+from vision.dice.reader import _checked, _gray
+from vision.observation import Corners, Die
+from vision.profile import BoardProfile
+from vision.rectify import FieldMap
+
+Image = npt.NDArray[np.uint8]
+
+
+def _board_detect() -> DetectConfig:
+    """Pip sizes for dice ``die_pixels`` (40) wide: pips are 12-30 % of a die."""
+    return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=14.0),
+                        faces=FaceConfig(layout_tolerance=0.12))
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDiceConfig:
+    """Settings of the board stage's dice reading."""
+
+    die_size: float = 0.03
+    """Die edge as a fraction of the field width (measured on the real
+    tournament frames: 20 px dice on a 660 px field)."""
+    die_pixels: float = 40.0
+    """Die edge in the rectified image the dice are read in."""
+    size_tolerance: float = 0.5
+    """Faces whose estimated die edge is off the expected one by more than
+    this fraction are not dice (a checker's marking, a point's tip)."""
+    field_margin: float = 0.02
+    """Dice may lie this far (in field widths) past the field's edges."""
+    bar_ones: bool = False
+    """Report a lone pip on the bar as a die showing one.  Off by default:
+    the bar's hinges and screws are lone round blobs on an even surface, and
+    a die lying on the bar is rare (a cocked die leaning on it shows more)."""
+    detect: DetectConfig = field(default_factory=_board_detect)
+    pose: PoseConfig = field(default_factory=PoseConfig)
+    checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDie:
+    """A die on the board with what the reading measured."""
+
+    die: Die
+    field_uv: tuple[float, float]
+    reasons: tuple[str, ...]
+    """Why it is called cocked (empty when flat)."""
+
+
+def read_board_dice(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
+                    hires: Image | None = None, scale: float = 1.0,
+                    checker_mask: npt.NDArray[np.generic] | None = None,
+                    config: BoardDiceConfig = BoardDiceConfig()) -> tuple[Die, ...]:
+    """Every die on the field: value, centre (pixels of ``frame``), side,
+    flat and on_checker (the latter only with a ``checker_mask`` in the
+    pixels of ``frame``: non-zero where checkers are)."""
+    return tuple(d.die for d in read_board_dice_details(
+        frame, field_map, profile, hires=hires, scale=scale, checker_mask=checker_mask,
+        config=config))
+
+
+def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
+                            hires: Image | None = None, scale: float = 1.0,
+                            checker_mask: npt.NDArray[np.generic] | None = None,
+                            config: BoardDiceConfig = BoardDiceConfig()) -> list[BoardDie]:
+    """As :func:`read_board_dice`, with field positions and the cocked reasons."""
+    source, source_map = _source(frame, field_map, hires, scale)
+    width = round(config.die_pixels / config.die_size)
+    rect_w, rect_h = profile.rectified_size(width)
+    gray = _gray(source_map.rectify(source, profile, width))
+    nadir_u, nadir_v = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
+    faces = find_dice(gray, config.detect, (nadir_u * rect_w, nadir_v * rect_h))
+    found: list[BoardDie] = []
+    for face in faces:
+        if abs(face.die_size / config.die_pixels - 1.0) > config.size_tolerance:
+            continue
+        u, v = face.center[0] / rect_w, face.center[1] / rect_h
+        m = config.field_margin
+        if not (-m <= u <= 1.0 + m and -m <= v <= 1.0 + m):
+            continue
+        if face.value == 1 and profile.half(u) is None and not config.bar_ones:
+            continue
+        pose = assess(gray, face, config.die_pixels, config.pose)
+        centre = field_map.image_point(u, v)
+        box = _box(field_map, u, v, config.die_size, profile)
+        on = False
+        if checker_mask is not None:
+            on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
+        die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
+        found.append(BoardDie(die, (u, v), pose.reasons))
+    return sorted(found, key=lambda d: d.field_uv)
+
+
+def faces_in_field(gray: npt.NDArray[np.uint8],
+                   config: BoardDiceConfig = BoardDiceConfig()) -> list[Face]:
+    """The dice faces of an already rectified field image (for tools and tests)."""
+    return find_dice(gray, config.detect)
+
+
+def _source(frame: Image, field_map: FieldMap, hires: Image | None,
+            scale: float) -> tuple[Image, FieldMap]:
+    _checked(frame)
+    if hires is None:
+        return frame, field_map
+    _checked(hires)
+    if not scale > 0:
+        raise DiceImageError(f"the high-resolution scale must be positive, not {scale}")
+    expected = (frame.shape[0] * scale, frame.shape[1] * scale)
+    off = max(abs(hires.shape[0] - expected[0]), abs(hires.shape[1] - expected[1]))
+    if off > 2 * scale:
+        raise DiceImageError(
+            f"the high-resolution frame is {hires.shape[1]}x{hires.shape[0]}, not the frame "
+            f"({frame.shape[1]}x{frame.shape[0]}) times {scale}")
+    corners = Corners(*((x * scale, y * scale) for x, y in field_map.corners.as_list()))
+    return hires, FieldMap.from_corners(corners)
+
+
+def _box(field_map: FieldMap, u: float, v: float, size: float,
+         profile: BoardProfile) -> tuple[float, float, float, float]:
+    half_u, half_v = size / 2.0, size * profile.field_aspect / 2.0
+    points = [field_map.image_point(u + du, v + dv)
+              for du in (-half_u, half_u) for dv in (-half_v, half_v)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+

@@ -1,0 +1,57 @@
+"""Is a die resting on a checker?
+
+A die on a checker is surrounded by checker on every side; a die beside a
+checker touches it on one side only.  So the test looks at a ring just
+outside the die: the caller's checker mask (any image in which checker
+pixels are non-zero, e.g. drawn from the checker stage's circles) must cover
+most of it.  With circles instead of a mask, the die's centre must lie well
+inside one of them.
+"""
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Pixel = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerTestConfig:
+    """Thresholds of the on-checker test."""
+
+    ring_inner: float = 0.75
+    """Inner radius of the tested ring, in die edges from the die's centre
+    (past the die's corners, 0.71, so the die itself is not tested)."""
+    ring_outer: float = 0.95
+    min_cover: float = 0.7
+    """Least fraction of the ring that must be checker."""
+    inside: float = 0.85
+    """With circles: the die's centre within this fraction of a radius."""
+
+
+def on_checker(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
+               config: CheckerTestConfig = CheckerTestConfig()) -> bool:
+    """True when the checker mask covers the ring around the die."""
+    if mask.ndim != 2:
+        raise ValueError("the checker mask is a 2-D image (non-zero = checker)")
+    if die_size <= 0:
+        raise ValueError("die_size must be positive")
+    ring = np.zeros(mask.shape, np.uint8)
+    centre = (round(center[0]), round(center[1]))
+    cv2.circle(ring, centre, max(1, round(config.ring_outer * die_size)), 255, -1)
+    cv2.circle(ring, centre, max(0, round(config.ring_inner * die_size)), 0, -1)
+    total = int(np.count_nonzero(ring))
+    if total == 0:
+        return False
+    covered = int(np.count_nonzero((ring > 0) & (mask != 0)))
+    return covered >= config.min_cover * total
+
+
+def on_checker_circles(center: Pixel, circles: Iterable[tuple[float, float, float]],
+                       config: CheckerTestConfig = CheckerTestConfig()) -> bool:
+    """True when the die's centre lies well inside a checker circle (x, y, r)."""
+    return any(math.dist(center, (x, y)) <= config.inside * r for x, y, r in circles)

@@ -1,0 +1,136 @@
+"""Dice in a grey image: pips of either polarity, grouped into top faces,
+each face checked to sit on a clean die face.
+
+The check matters for photos of anything: text, a keyboard, wood knots or a
+wicker basket all have round dark blobs, some even in a row, but none sits
+on an even patch of face with nothing else on it.  Every die style is
+handled by running the pip finder for dark pips (white, cream, red and
+light-checker-coloured dice) and for light pips (black, dark and red dice).
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.dice.faces import Face, FaceConfig, find_faces
+from vision.dice.pips import Gray, Pip, PipConfig, Polarity, find_pips
+
+Pixel = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class DetectConfig:
+    """Thresholds of the dice finder."""
+
+    pips: PipConfig = field(default_factory=PipConfig)
+    faces: FaceConfig = field(default_factory=FaceConfig)
+    polarities: tuple[Polarity, ...] = ("dark", "light")
+    """Which pip styles to look for: dark pips on a light die, light on dark."""
+    max_stray: float = 0.04
+    """Largest fraction of the face (around the pips) that may be as dark as
+    a pip (as light, for light pips): text and texture have much more."""
+    clean_reach: float = 0.42
+    """Half-size of the face square checked for stray marks, in die edges
+    (less than a half, so the die's own edges stay out)."""
+    lone_min_roundness: float = 0.65
+    """A one is a single blob: it must be rounder than pips in a layout
+    (keyboard symbols, letters and side-face slivers are not)."""
+    lone_min_ratio: float = 0.5
+    """Least minor/major axis ratio of the pip of a one."""
+    overlap: float = 0.5
+    """Faces of opposite polarity closer than this many die edges are one
+    die: the one with more pips is kept."""
+
+
+def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
+              nadir: Pixel | None = None) -> list[Face]:
+    """The top face of every die in the image, most pips first."""
+    faces: list[Face] = []
+    found = {polarity: find_pips(gray, polarity, config.pips) for polarity in config.polarities}
+    for polarity, candidates in found.items():
+        others = [p for other, ps in found.items() if other != polarity for p in ps]
+        pips = [p for p in candidates if not _holds(p, others)]
+        faces.extend(f for f in find_faces(pips, polarity, config.faces, nadir)
+                     if _plausible(f, config) and clean_face(gray, f, config))
+    return _one_per_die(faces, config)
+
+
+def face_box(face: Face) -> Box:
+    """The die's box (x, y, w, h): a square of the estimated die edge around
+    the top face's centre."""
+    half = face.die_size / 2.0
+    return (face.center[0] - half, face.center[1] - half, face.die_size, face.die_size)
+
+
+def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig()) -> bool:
+    """True when the face around the pips is even: no pip-dark marks left in
+    a disc around the face's centre once the pips themselves are masked out.
+
+    The disc reaches just past the outermost pips (and ``clean_reach`` die
+    edges at least): a disc, since the die may be turned any way.
+    """
+    spread = max(math.dist(face.center, (p.x, p.y)) + 0.5 * p.major + 1.0 for p in face.pips)
+    reach = max(config.clean_reach * face.die_size, spread)
+    h, w = gray.shape
+    cx, cy = face.center
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(w, math.ceil(cx + reach) + 1), min(h, math.ceil(cy + reach) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return False
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    level = float(np.median([p.face for p in face.pips]))
+    contrast = float(np.median([p.contrast for p in face.pips]))
+    if face.polarity == "dark":
+        marked = patch < level - contrast / 2.0
+    else:  # pip values were measured on the inverted image
+        marked = patch > (255.0 - level) + contrast / 2.0
+    inside = np.zeros(patch.shape, np.uint8)
+    cv2.circle(inside, (round(cx - x0), round(cy - y0)), round(reach), 255, -1)
+    for pip in face.pips:
+        axes = (pip.major * 1.5 + 2.0, pip.minor * 1.5 + 2.0)
+        cv2.ellipse(inside, ((pip.x - x0, pip.y - y0), axes, pip.angle), 0, -1)
+    area = int(np.count_nonzero(inside))
+    if area == 0:
+        return True
+    stray = int(np.count_nonzero(marked & (inside > 0)))
+    return stray <= config.max_stray * area
+
+
+def _plausible(face: Face, config: DetectConfig) -> bool:
+    if face.value > 1:
+        return True
+    pip = face.pips[0]
+    return pip.roundness >= config.lone_min_roundness and pip.ratio >= config.lone_min_ratio
+
+
+def _holds(pip: Pip, others: list[Pip]) -> bool:
+    """True when an opposite-polarity pip lies inside this blob: then the blob
+    is a small die (its pips inside it), not a pip."""
+    return any(o.diameter < pip.diameter / 2.0
+               and math.dist((o.x, o.y), (pip.x, pip.y)) < pip.diameter / 2.0 for o in others)
+
+
+def _one_per_die(faces: list[Face], config: DetectConfig) -> list[Face]:
+    ordered = sorted(faces, key=lambda f: (-f.value, f.misfit))
+    kept: list[Face] = []
+    for face in ordered:
+        if all(other.polarity == face.polarity
+               or math.dist(face.center, other.center)
+               > config.overlap * max(face.die_size, other.die_size) for other in kept):
+            kept.append(face)
+    return kept
+
+
+def as_gray(image: npt.NDArray[np.uint8]) -> Gray:
+    """A grey copy of a BGR, BGRA or grey image."""
+    if image.ndim == 2:
+        return image
+    if image.ndim == 3 and image.shape[2] == 3:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY), dtype=np.uint8)
+    raise ValueError(f"an image is H x W grey or H x W x 3 BGR, not shape {image.shape}")

@@ -1,0 +1,183 @@
+"""Pip candidates: small round blobs that contrast with the face around them.
+
+A pip is the one thing every die style shares: black dots on a white die,
+white dots on a black or red one, dots on a die the colour of a checker.
+So this stage looks for blobs of one *polarity* (darker or lighter than
+their surround) without caring about colours.  Blobs come from adaptive
+thresholds at a few neighbourhood sizes, one per octave of pip size, so a
+3-pixel pip on a board frame and a 15-pixel pip in a close-up are both
+found; each blob is then kept only if it is round, convex, and really
+contrasts with a ring of face around it.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import ConfigError
+
+Gray = npt.NDArray[np.uint8]
+Polarity = Literal["dark", "light"]
+
+
+@dataclass(frozen=True, slots=True)
+class PipConfig:
+    """Thresholds of the pip finder (pixel sizes are of the image searched)."""
+
+    min_diameter: float = 3.0
+    """Smallest pip, in pixels (a 3-4 px pip is the board frame's worst case)."""
+    max_diameter: float = 24.0
+    """Largest pip, in pixels."""
+    block_factor: float = 3.0
+    """Adaptive-threshold neighbourhood as a multiple of the pip diameter: big
+    enough to see face around the pip, small enough to follow shading."""
+    offset: float = 12.0
+    """Grey levels a pixel must differ from its neighbourhood mean to be pip."""
+    min_circularity: float = 0.55
+    """4 pi area / perimeter^2: rejects wood grain, scratches, letters."""
+    min_convexity: float = 0.85
+    """Area over convex-hull area: rejects blobs merged with a face edge."""
+    min_axis_ratio: float = 0.3
+    """Minor over major ellipse axis: side-face pips are seen at a slant, so
+    this is lenient; the face grouping tells top from side pips."""
+    min_contrast: float = 35.0
+    """Grey levels between the blob's inside and the ring of face around it."""
+    max_ring_spread: float = 0.9
+    """Spread (interquartile range) of the ring over the contrast: a pip sits
+    on a flat, even face; a dark gap between two bright things does not."""
+
+    def __post_init__(self) -> None:
+        if not 1.0 <= self.min_diameter < self.max_diameter:
+            raise ConfigError("pip diameters: 1 <= min_diameter < max_diameter")
+        if self.block_factor < 1.5:
+            raise ConfigError("pip block_factor must be at least 1.5")
+
+
+@dataclass(frozen=True, slots=True)
+class Pip:
+    """One pip candidate, in the pixels of the image searched."""
+
+    x: float
+    y: float
+    diameter: float
+    """Diameter of the circle of the same area."""
+    major: float
+    minor: float
+    angle: float
+    """Ellipse orientation in degrees (OpenCV's convention)."""
+    contrast: float
+    """Ring minus inside, in grey levels, signed by polarity (always positive)."""
+    face: float
+    """Grey level of the face around the pip."""
+    roundness: float = 1.0
+    """4 pi area / perimeter^2 of the outline (1 for a perfect disc)."""
+
+    @property
+    def ratio(self) -> float:
+        """Minor over major axis: 1 for a pip seen square-on."""
+        return self.minor / self.major if self.major > 0 else 0.0
+
+
+def find_pips(gray: Gray, polarity: Polarity, config: PipConfig = PipConfig()) -> list[Pip]:
+    """Every pip candidate of one polarity, largest first, duplicates merged."""
+    if gray.ndim != 2 or gray.dtype != np.uint8:
+        raise ValueError("find_pips wants a 2-D uint8 grey image")
+    image: Gray = gray if polarity == "dark" else np.asarray(cv2.bitwise_not(gray), np.uint8)
+    found: list[Pip] = []
+    for diameter in _octaves(config.min_diameter, config.max_diameter):
+        block = max(3, round(config.block_factor * diameter) | 1)
+        mask = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                     cv2.THRESH_BINARY_INV, block, config.offset)
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        lo, hi = diameter / 2.0, diameter * 2.0
+        for contour in contours:
+            pip = _pip(image, np.asarray(contour, dtype=np.int32), lo, hi, config)
+            if pip is not None:
+                found.append(pip)
+    return _merge(found)
+
+
+def _octaves(lo: float, hi: float) -> list[float]:
+    """Pip sizes one octave apart covering [lo, hi]: each threshold pass finds
+    blobs from half to twice its size."""
+    sizes = [lo * 1.4]
+    while sizes[-1] * 1.4 < hi:
+        sizes.append(sizes[-1] * 2.0)
+    return sizes
+
+
+def _pip(image: Gray, contour: npt.NDArray[np.int32], lo: float, hi: float,
+         config: PipConfig) -> Pip | None:
+    area = float(cv2.contourArea(contour))
+    diameter = float(np.sqrt(4.0 * area / np.pi))
+    if not (max(lo, config.min_diameter * 0.8) <= diameter <= min(hi, config.max_diameter)):
+        return None
+    if len(contour) < 5:
+        return None
+    perimeter = float(cv2.arcLength(contour, True))
+    roundness = 4.0 * np.pi * area / perimeter**2 if perimeter > 0 else 0.0
+    if roundness < config.min_circularity:
+        return None
+    hull = float(cv2.contourArea(cv2.convexHull(contour)))
+    if hull <= 0 or area / hull < config.min_convexity:
+        return None
+    (cx, cy), axes, angle = cv2.fitEllipse(contour)
+    major, minor = max(axes), min(axes)
+    if major <= 0 or minor / major < config.min_axis_ratio:
+        return None
+    inside, ring = _inside_and_ring(image, (float(cx), float(cy)),
+                                    (float(axes[0]), float(axes[1])), float(angle))
+    if inside is None or ring is None:
+        return None
+    contrast = float(np.median(ring) - np.median(inside))
+    if contrast < config.min_contrast:
+        return None
+    q1, q3 = np.percentile(ring, [25, 75])
+    if (q3 - q1) > config.max_ring_spread * contrast:
+        return None
+    return Pip(float(cx), float(cy), diameter, float(major), float(minor), float(angle),
+               contrast, float(np.median(ring)), float(roundness))
+
+
+def _inside_and_ring(image: Gray, centre: tuple[float, float], axes: tuple[float, float],
+                     angle: float) -> tuple[npt.NDArray[np.uint8] | None,
+                                            npt.NDArray[np.uint8] | None]:
+    """Grey values well inside the pip's ellipse, and in a ring of face just
+    outside it (a gap of a fifth of the pip, then a band half a pip wide)."""
+    major = max(axes)
+    reach = int(np.ceil(major * 1.2)) + 2
+    cx, cy = centre
+    x0, y0 = int(cx) - reach, int(cy) - reach
+    x1, y1 = int(cx) + reach + 1, int(cy) + reach + 1
+    h, w = image.shape
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None, None
+    patch = image[y0:y1, x0:x1]
+    local = (cx - x0, cy - y0)
+
+    def ellipse(grow: float, scale: float) -> npt.NDArray[np.bool_]:
+        mask = np.zeros(patch.shape, np.uint8)
+        size = (axes[0] * scale + grow * major, axes[1] * scale + grow * major)
+        cv2.ellipse(mask, (local, size, angle), 255, -1)
+        return mask > 0
+
+    inside = patch[ellipse(0.0, 0.6)]
+    ring = patch[ellipse(1.0, 1.0) & ~ellipse(0.4, 1.0)]
+    if inside.size == 0 or ring.size < 4:
+        return None, None
+    return inside, ring
+
+
+def _merge(pips: list[Pip]) -> list[Pip]:
+    """One candidate per place: a pip found at two scales keeps its larger,
+    better-contrasted outline."""
+    pips = sorted(pips, key=lambda p: -(p.contrast * p.diameter))
+    kept: list[Pip] = []
+    for pip in pips:
+        if all((pip.x - k.x) ** 2 + (pip.y - k.y) ** 2 > (0.5 * max(pip.diameter, k.diameter)) ** 2
+               for k in kept):
+            kept.append(pip)
+    return sorted(kept, key=lambda p: -p.diameter)

@@ -1,0 +1,145 @@
+"""Flat or cocked, from one overhead image rectified to the board plane.
+
+Under the board homography a flat die's top face is parallel to the field,
+so in the rectified field image it is a square of the expected size with
+round pips on a square grid.  A cocked die (leaning on a checker, the rail
+or the other die) turns its top face away: the pips look squashed, the grid
+shrinks along the tilt, and the die's body shows a side face, so its outline
+grows into a rectangle or parallelogram.  Each cue is one threshold here;
+any one of them failing calls the die cocked.
+"""
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dice.faces import Face
+from vision.dice.pips import Gray
+
+
+@dataclass(frozen=True, slots=True)
+class PoseConfig:
+    """Thresholds of the flat test, all in the rectified field image."""
+
+    min_pip_ratio: float = 0.68
+    """Least median minor/major ratio of the top face's pips (1 = round)."""
+    spacing_tolerance: float = 0.3
+    """Largest relative error of the pip spacing against a flat die's."""
+    min_squareness: float = 0.75
+    """Least ratio of the face's two grid steps (fours, fives and sixes)."""
+    die_per_spacing: float = 3.8
+    """Die edge over pip spacing (as in the face finder)."""
+    min_body_fill: float = 0.72
+    """Least fraction of the body's bounding rotated rectangle it fills: a
+    flat die is a square; a cocked one shows extra faces at a slant."""
+    max_body_aspect: float = 1.3
+    """Longest over shortest side of the body's rotated rectangle."""
+    max_body_size: float = 1.35
+    """Largest body side over the expected die edge."""
+    body_tolerance: float = 0.45
+    """Pixels within this fraction of the pip contrast of the face's grey
+    level belong to the die's body."""
+    merged_reach: float = 1.9
+    """A body longer than this many die edges has merged too (a cocked die
+    shows at most its top and one side face, about 1.5 edges)."""
+    max_body_area: float = 1.7
+    """A body larger than this many expected dice has merged with something
+    of its colour (a black die touching a black checker or lying on a black
+    point): the body test is skipped, the pip tests decide alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """The verdict and the measurements behind it."""
+
+    flat: bool
+    pip_ratio: float
+    spacing_error: float | None
+    squareness: float | None
+    body_aspect: float | None
+    body_size: float | None
+    body_fill: float | None
+    reasons: tuple[str, ...] = ()
+    """Which cues called the die cocked (empty when flat)."""
+
+
+def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig()) -> Pose:
+    """Flat or cocked, for a face found in a rectified field image whose
+    dice are ``die_pixels`` wide when flat."""
+    ratio = face.frontality
+    reasons: list[str] = []
+    if ratio < config.min_pip_ratio:
+        reasons.append(f"pips squashed (axis ratio {ratio:.2f})")
+    spacing_error: float | None = None
+    if face.value > 1:
+        expected = die_pixels / config.die_per_spacing
+        spacing_error = face.spacing / expected - 1.0
+        if abs(spacing_error) > config.spacing_tolerance:
+            reasons.append(f"pip spacing {spacing_error:+.0%} off a flat die's")
+    squareness = _squareness(face)
+    if squareness is not None and squareness < config.min_squareness:
+        reasons.append(f"pip grid not square ({squareness:.2f})")
+    aspect, size, fill = _body(gray, face, die_pixels, config)
+    if aspect is not None and size is not None and fill is not None:
+        if aspect > config.max_body_aspect:
+            reasons.append(f"body {aspect:.2f} times as long as wide")
+        if size > config.max_body_size:
+            reasons.append(f"body {size:.2f} die edges long")
+        if fill < config.min_body_fill:
+            reasons.append(f"body fills {fill:.0%} of its rectangle")
+    return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
+                tuple(reasons))
+
+
+def _squareness(face: Face) -> float | None:
+    """The two grid steps' ratio (short over long) of a four, five or six."""
+    if face.value < 4:
+        return None
+    points = np.array([(p.x, p.y) for p in face.pips], dtype=np.float64)
+    centred = points - points.mean(axis=0)
+    values = np.linalg.svd(centred, compute_uv=False) / math.sqrt(len(points))
+    if face.value == 6:
+        # rows of three: spread along a row is sqrt(2/3) of the step, across it one step
+        steps = sorted([values[0], values[1]])
+        across, along = max(steps), min(steps) / math.sqrt(2.0 / 3.0)
+        pair = sorted([across, along])
+        return float(pair[0] / pair[1]) if pair[1] > 0 else None
+    return float(values[1] / values[0]) if values[0] > 0 else None
+
+
+def _body(gray: Gray, face: Face, die_pixels: float,
+          config: PoseConfig) -> tuple[float | None, float | None, float | None]:
+    """The die body's outline: aspect, size over the expected edge, fill."""
+    reach = math.ceil(die_pixels * 1.6)
+    h, w = gray.shape
+    cx, cy = face.center
+    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+    x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    level = float(np.median([p.face for p in face.pips]))
+    if face.polarity == "light":
+        level = 255.0 - level
+    contrast = float(np.median([p.contrast for p in face.pips]))
+    body = (np.abs(patch - level) <= config.body_tolerance * contrast).astype(np.uint8)
+    for pip in face.pips:  # the pips are part of the body
+        cv2.ellipse(body, ((pip.x - x0, pip.y - y0), (pip.major * 1.3, pip.minor * 1.3),
+                           pip.angle), 1, -1)
+    body = cv2.morphologyEx(body, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(body, connectivity=4)
+    seed = labels[min(max(int(cy) - y0, 0), labels.shape[0] - 1),
+                  min(max(int(cx) - x0, 0), labels.shape[1] - 1)]
+    if count < 2 or seed == 0:
+        return None, None, None
+    mask = labels == seed
+    area = float(mask.sum())
+    if area > config.max_body_area * die_pixels**2 or area < 0.25 * die_pixels**2:
+        return None, None, None
+    ys, xs = np.nonzero(mask)
+    contour = np.stack([xs, ys], axis=1).astype(np.float32)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    if min(rw, rh) <= 0 or max(rw, rh) > config.merged_reach * die_pixels:
+        return None, None, None
+    return (float(max(rw, rh) / min(rw, rh)), float(max(rw, rh) / die_pixels),
+            float(area / (rw * rh)))
