@@ -126,10 +126,10 @@ class Picamera2Camera(Camera):
         try:
             self._start(cam)
         except CameraError:
-            _quietly_close(cam)
+            self._release(cam)
             raise
         except Exception as exc:
-            _quietly_close(cam)
+            self._release(cam)
             raise CameraError(f"{self.name}: cannot start the camera: {exc}") from exc
         self._cam = cam
         self._seq = 0
@@ -154,9 +154,7 @@ class Picamera2Camera(Camera):
             cam.set_controls(lock)
             self._locked.update(lock)
             self._drain_until_applied(cam, lock)
-        crop = metadata.get("ScalerCrop")
-        self._scaler_crop = (tuple(int(v) for v in crop)  # type: ignore[assignment]
-                             if crop is not None and len(crop) == 4 else None)
+        self._scaler_crop = _rectangle(metadata.get("ScalerCrop"))
         log.info("%s (%s) started at %dx%d; locked %s", self.name, self._model,
                  *self._config.size, self._locked)
 
@@ -282,8 +280,10 @@ class Picamera2Camera(Camera):
         supervisor retries later).
         """
         cam, self._cam = self._cam, None
-        if cam is None:
-            return
+        if cam is not None:
+            self._release(cam)
+
+    def _release(self, cam: Any) -> None:
         closer = threading.Thread(target=_quietly_close, args=(cam,), daemon=True,
                                   name=f"close {self.name}")
         closer.start()
@@ -356,6 +356,14 @@ def _applied(metadata: dict[str, Any], lock: dict[str, Any], tolerance: float) -
         return all(_close(float(a), float(b), tolerance)
                    for a, b in zip(metadata["ColourGains"], lock["ColourGains"], strict=True))
     return True
+
+
+def _rectangle(value: Any) -> tuple[int, int, int, int] | None:
+    """A libcamera rectangle (x, y, width, height) from metadata, if it is one."""
+    if value is None or len(value) != 4:
+        return None
+    x, y, w, h = (int(v) for v in value)
+    return (x, y, w, h)
 
 
 def _brightness(metadata: dict[str, Any]) -> float | None:
