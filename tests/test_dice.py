@@ -1,0 +1,238 @@
+"""The dice stage: real photos, dice drawn here at board and close-up scale,
+board frames, flat vs cocked, on a checker, bad input and the CLI."""
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from tests.shared_data import shared_file
+from vision.dice import DiceImageError, on_checker, on_checker_circles, read_dice
+from vision.dice.__main__ import main
+from vision.dice.board import read_board_dice, read_board_dice_details
+from vision.dice.pips import PipConfig
+from vision.errors import ConfigError
+from vision.observation import Corners
+from vision.profile import TOURNAMENT
+from vision.rectify import FieldMap
+
+Image = npt.NDArray[np.uint8]
+Drawn = Sequence[tuple[int, tuple[float, float], float, float, bool, float]]
+"""Dice to draw: value, centre, size, angle, black?, squash."""
+LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+          4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+          5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
+          6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
+SUPER = 8
+
+
+def draw_die(canvas: Image, value: int, centre: tuple[float, float], size: float, *,
+             angle: float, body: tuple[int, int, int], pip: tuple[int, int, int],
+             squash: float = 1.0) -> None:
+    """A die seen from above, drawn on a canvas SUPER times the final size.
+
+    ``squash`` < 1 foreshortens the top face along its y axis (a cocked die)
+    and draws the side face it then shows, in a darker shade of the body.
+    """
+    c = np.array(centre) * SUPER
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    h = size * SUPER / 2.0
+    top = np.array([[-h, -h * squash], [h, -h * squash], [h, h * squash], [-h, h * squash]])
+    if squash < 1.0:
+        side = np.array([[-h, h * squash], [h, h * squash], [h, h * squash + 0.8 * h],
+                         [-h, h * squash + 0.8 * h]])
+        shade = tuple(int(v * 0.7) for v in body)
+        cv2.fillPoly(canvas, [(side @ rot.T + c).astype(np.int32)], shade)
+    cv2.fillPoly(canvas, [(top @ rot.T + c).astype(np.int32)], body)
+    for x, y in LAYOUT[value]:
+        p = np.array([x * 0.27 * size * SUPER, y * 0.27 * size * SUPER * squash]) @ rot.T + c
+        r = 0.09 * size * SUPER
+        cv2.ellipse(canvas, ((float(p[0]), float(p[1])), (2 * r, 2 * r * squash), angle), pip,
+                    -1)
+
+
+def scene(width: int, height: int, background: tuple[int, int, int],
+          dice: Drawn) -> Image:
+    """An image with dice (value, centre, size, angle, black?, squash) on a background."""
+    canvas = np.full((height * SUPER, width * SUPER, 3), background, np.uint8)
+    for value, centre, size, angle, black, squash in dice:
+        body, pip = ((25, 25, 25), (240, 240, 240)) if black else ((235, 235, 235), (20, 20, 20))
+        draw_die(canvas, value, centre, size, angle=angle, body=body, pip=pip, squash=squash)
+    return np.asarray(cv2.resize(canvas, (width, height), interpolation=cv2.INTER_AREA),
+                      dtype=np.uint8)
+
+
+# -- real photos -----------------------------------------------------------------
+
+PHOTOS = ["dice_12", "two_13", "three_12", "four_13", "five_13", "six_12"]
+
+
+@pytest.mark.parametrize("name", PHOTOS)
+def test_train_photos_read_as_labelled(name: str) -> None:
+    image = shared_file("data", "dice-photos", "train", f"{name}.jpg")
+    labels = shared_file("data", "dice-photos", "train", f"{name}.txt").read_text().split("\n")
+    dice = read_dice(image)
+    truth = []
+    for line in filter(None, labels):
+        cls, cx, cy, w, h = (float(v) for v in line.split())
+        truth.append((int(cls) + 1, cx * 640, cy * 480, max(w * 640, h * 480)))
+    assert len(dice) == len(truth)
+    for value, cx, cy, reach in truth:
+        near = [d for d in dice if np.hypot(d.center[0] - cx, d.center[1] - cy) < reach]
+        assert [d.value for d in near] == [value]
+
+
+# -- dice drawn here -------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [20, 60])
+@pytest.mark.parametrize("black", [False, True])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_drawn_die_reads_its_pips(value: int, size: int, black: bool) -> None:
+    image = scene(160, 120, (70, 130, 90), [(value, (70.0, 55.0), size, 23.0, black, 1.0)])
+    dice = read_dice(image)
+    assert [d.value for d in dice] == [value]
+    (x, y) = dice[0].center
+    assert abs(x - 70) < size * 0.25 and abs(y - 55) < size * 0.25
+    assert dice[0].box is not None and 0.6 * size < dice[0].box[2] < 1.6 * size
+
+
+def test_several_dice_of_both_styles_in_one_photo() -> None:
+    image = scene(240, 120, (150, 110, 80), [(2, (50.0, 60.0), 40, 10.0, False, 1.0),
+                                             (5, (120.0, 60.0), 40, -30.0, True, 1.0),
+                                             (6, (190.0, 60.0), 40, 45.0, False, 1.0)])
+    assert [d.value for d in read_dice(image)] == [2, 5, 6]
+
+
+def test_no_dice_in_an_image_without_dice() -> None:
+    rng = np.random.default_rng(7)
+    grain = rng.normal(180, 6, (240, 320)).astype(np.float32)
+    grain = np.asarray(cv2.GaussianBlur(grain, (0, 0), 3), dtype=np.float32)
+    wood = np.clip(np.stack([grain * 0.8, grain * 0.95, grain], axis=2), 0, 255).astype(np.uint8)
+    cv2.line(wood, (0, 200), (320, 170), (40, 40, 40), 6)  # a cable
+    assert read_dice(wood) == []
+    assert read_dice(np.zeros((50, 50), np.uint8)) == []
+
+
+# -- bad input -------------------------------------------------------------------
+
+def test_unreadable_input_says_why(tmp_path: Path) -> None:
+    with pytest.raises(DiceImageError, match="no such image"):
+        read_dice(tmp_path / "missing.png")
+    empty = tmp_path / "empty.png"
+    empty.write_bytes(b"")
+    with pytest.raises(DiceImageError, match="empty"):
+        read_dice(empty)
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not an image at all")
+    with pytest.raises(DiceImageError, match="not an image"):
+        read_dice(junk)
+    with pytest.raises(DiceImageError, match="8-bit"):
+        read_dice(np.zeros((10, 10), np.float32))
+    with pytest.raises(DiceImageError, match="empty"):
+        read_dice(np.zeros((0, 10, 3), np.uint8))
+
+
+def test_bad_config_is_refused() -> None:
+    with pytest.raises(ConfigError):
+        PipConfig(min_diameter=10, max_diameter=5)
+
+
+# -- CLI -------------------------------------------------------------------------
+
+def test_cli_prints_the_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "die.png"
+    cv2.imwrite(str(path), scene(160, 120, (70, 130, 90), [(4, (80.0, 60.0), 40, 0.0, False,
+                                                             1.0)]))
+    assert main([str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["dice"]
+    (die,) = out["dice"]
+    assert set(die) == {"value", "center", "box", "flat"}
+    assert die["value"] == 4 and die["flat"] is True
+    assert len(die["center"]) == 2 and len(die["box"]) == 4
+
+
+def test_cli_exits_2_on_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.png"
+    path.write_bytes(b"")
+    assert main([str(path)]) == 2
+    assert "empty" in capsys.readouterr().err
+
+
+# -- the board stage -------------------------------------------------------------
+
+def board(dice: Drawn) -> Image:
+    """A plain cream field filling a 640x600 frame (corners = the frame)."""
+    return scene(640, 600, (200, 225, 235), dice)
+
+
+FULL = FieldMap.from_corners(Corners((0.0, 0.0), (640.0, 0.0), (640.0, 600.0), (0.0, 600.0)))
+
+
+def test_board_dice_have_value_side_and_flat() -> None:
+    image = board([(3, (150.0, 300.0), 20, 12.0, True, 1.0), (6, (480.0, 200.0), 20, -5.0,
+                                                              False, 1.0)])
+    dice = read_board_dice(image, FULL, TOURNAMENT)
+    assert [(d.value, d.side, d.flat, d.on_checker) for d in dice] == [
+        (3, "left", True, False), (6, "right", True, False)]
+    assert np.hypot(dice[0].center[0] - 150, dice[0].center[1] - 300) < 4
+
+
+def test_board_dice_read_from_a_high_resolution_capture() -> None:
+    dice = [(5, (200.0, 150.0), 20, 30.0, True, 1.0)]
+    image = board(dice)
+    hires = scene(1280, 1200, (200, 225, 235),
+                  [(5, (400.0, 300.0), 40, 30.0, True, 1.0)])
+    (die,) = read_board_dice(image, FULL, TOURNAMENT, hires=hires, scale=2.0)
+    assert die.value == 5 and die.side == "left"
+    assert np.hypot(die.center[0] - 200, die.center[1] - 150) < 3
+    with pytest.raises(DiceImageError, match="times 3"):
+        read_board_dice(image, FULL, TOURNAMENT, hires=hires, scale=3.0)
+
+
+def test_a_cocked_die_is_not_flat() -> None:
+    image = board([(4, (300.0, 300.0), 20, 0.0, False, 0.55),
+                   (4, (420.0, 300.0), 20, 0.0, False, 1.0)])
+    details = read_board_dice_details(image, FULL, TOURNAMENT)
+    assert [(d.die.value, d.die.flat) for d in details] == [(4, False), (4, True)]
+    assert details[0].reasons
+
+
+def test_board_dice_on_a_checker_with_the_callers_mask() -> None:
+    image = board([(2, (200.0, 300.0), 20, 0.0, True, 1.0)])
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.circle(mask, (200, 300), 26, 255, -1)
+    (die,) = read_board_dice(image, FULL, TOURNAMENT, checker_mask=mask)
+    assert die.on_checker
+
+
+def test_on_checker_from_a_mask_or_circles() -> None:
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.circle(mask, (50, 50), 25, 255, -1)
+    assert on_checker((50.0, 50.0), 20.0, mask)
+    assert not on_checker((50.0, 85.0), 20.0, mask)  # beside it, touching
+    assert on_checker_circles((52.0, 49.0), [(50.0, 50.0, 25.0)])
+    assert not on_checker_circles((50.0, 80.0), [(50.0, 50.0, 25.0)])
+
+
+def real_board(name: str) -> tuple[Image, FieldMap, list[dict[str, Any]]]:
+    image = cv2.imread(str(shared_file("data", "real-boards", f"{name}.jpg")))
+    label = json.loads(shared_file("data", "real-boards", f"{name}.json").read_text())
+    c = label["corners"]
+    corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
+                                              "bottom_left")))
+    return np.asarray(image, np.uint8), FieldMap.from_corners(corners), label["dice"]
+
+
+@pytest.mark.parametrize("name", ["frame0", "frame3", "test9"])
+def test_real_board_dice_at_20_pixels(name: str) -> None:
+    image, field_map, truth = real_board(name)
+    dice = read_board_dice(image, field_map, TOURNAMENT)
+    got = sorted((d.value, d.side, d.flat) for d in dice)
+    assert got == sorted((t["value"], t["side"], t["flat"]) for t in truth)
