@@ -1,0 +1,333 @@
+"""Occlusion from one frame: is a hand or an arm over the playing field?
+
+The field is rectified, every pixel is compared with the colour its surface
+should have (:mod:`.appearance`), detected checkers are taken as explained,
+and what is left is grouped into regions.  Small regions are the board's own
+furniture (bar hinges, a die, the cube, a scratch); a region the size of a
+couple of checkers is something that does not belong on a board.  Hands come
+from outside, so a region that reaches the rails needs less area, and one
+with the colour of skin less still.  Only the field counts: a hand over the
+rails, trays or the table is not occlusion, so the analysis stays a margin
+inside the field's edges.
+
+Recall matters more than false alarms (a missed hand can make the referee
+judge a half-made move; a false alarm only delays it by a frame), so the
+thresholds sit closer to the clear frames than to the hands.
+"""
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.checkers.count import CheckerCount
+from vision.checkers.detect import Circle, expected_radius
+from vision.checkers.reader import read_checkers
+from vision.errors import ConfigError
+from vision.occlusion.appearance import (
+    AppearanceConfig,
+    FieldAppearance,
+    Floats,
+    Image,
+    Mask,
+    explained,
+    learn_appearance,
+    surface_labels,
+    weighted_lab,
+)
+from vision.profile import BoardProfile
+from vision.rectify import FieldMap
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class OcclusionConfig:
+    """Every threshold of the single-frame occlusion test.  Areas are in *checker areas*
+    (one checker's disc in the rectified field), so they do not depend on resolution."""
+
+    appearance: AppearanceConfig = field(default_factory=AppearanceConfig)
+    width: int = 400
+    """Width of the rectified field analysed (pixels); 400 keeps a Pi under 30 ms."""
+    checker_width: int = 640
+    """Width of the rectified field the checker circles are measured in: the width the
+    checker stage ran at (it runs at this width here when no checkers are passed in)."""
+    checker_grow: float = 1.15
+    """A detected checker explains its disc out to this many radii (rim and shadow)."""
+    border_margin: float = 0.02
+    """Margin inside the field's edges left out (rail shadows, corner error), in field units."""
+    bar_margin: float = 0.03
+    """Band beside each of the bar's edges, on the field side, left out (the bar's raised
+    edge and its shadow make a dark strip about 0.02 wide on the real board), in u."""
+    bar_inner_margin: float = 0.008
+    """The same band on the bar's side of its edges."""
+    open_size: float = 0.012
+    """Opening kernel, as a fraction of the width: removes edge slivers and JPEG noise."""
+    min_area: float = 2.5
+    """A region this large (checker areas) anywhere in the field is a hand.  Bar hinges,
+    dice and the cube are 0.2-0.9; the smallest real hand measured 11."""
+    min_area_rail: float = 1.5
+    """Area enough for a region touching the analysed border: hands reach in from outside."""
+    min_area_skin: float = 1.0
+    """Area enough for a region at least ``skin_share`` of which is skin-coloured."""
+    skin_share: float = 0.5
+    stack_width: float = 1.3
+    """A region no wider than this many checker diameters (in u) is shaped like a stack."""
+    min_area_stack: float = 8.0
+    """Area enough for a stack-shaped region that is not skin: such a region is far more
+    often a stack of checkers the checker stage missed (dark checkers on dark points, with
+    their shadows, in the renders) than an arm, which is wider than a checker."""
+    skin_cr: tuple[int, int] = (142, 175)
+    skin_cb: tuple[int, int] = (80, 135)
+    """YCrCb chroma box of skin, every skin tone (lightness Y left free), after Chai and Ngan
+    (Cr 133-173) with the lower Cr bound raised: a cream field sits at Cr 132-134 and its
+    shadows would be skin; the real hands measured Cr 150-165."""
+    skin_min_y: int = 40
+
+    def __post_init__(self) -> None:
+        if self.width < 64:
+            raise ConfigError(f"occlusion: width of at least 64 pixels, not {self.width}")
+        if self.checker_width <= 0:
+            raise ConfigError("occlusion: checker_width must be positive")
+        margins = (self.border_margin, self.bar_margin, self.bar_inner_margin)
+        if not all(0.0 <= m < 0.2 for m in margins):
+            raise ConfigError("occlusion: margins between 0 and 0.2")
+        if min(self.min_area, self.min_area_rail, self.min_area_skin) <= 0.0:
+            raise ConfigError("occlusion: region areas must be positive")
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """One unexplained region inside the field."""
+
+    box: Box
+    """x, y, width, height in image pixels (the bounding box of the region's outline)."""
+    area: float
+    """In checker areas."""
+    at_rail: bool
+    """True when it reaches the analysed border of the field."""
+    skin: float
+    """Share of its pixels with the colour of skin."""
+    points: tuple[int, ...]
+    """Physical points it covers (at least a tenth of the region each)."""
+    on_bar: bool
+    score: float
+    """Area divided by the area this kind of region needs: 1 or more is a hand."""
+
+    @property
+    def occluding(self) -> bool:
+        return self.score >= 1.0
+
+
+@dataclass(frozen=True)
+class OcclusionResult:
+    """The verdict on one frame."""
+
+    occluded: bool
+    score: float
+    """The largest region's score: 1 or more means occluded; 0 when nothing is left over."""
+    reason: str
+    regions: tuple[Region, ...] = ()
+    """Every region found, the largest first (occluding or not)."""
+    field_mask: Mask | None = None
+    """The occluding regions in the rectified field (``config.width`` wide), for display."""
+
+    @property
+    def boxes(self) -> tuple[Box, ...]:
+        """Bounding boxes (x, y, w, h, image pixels) of the occluding regions."""
+        return tuple(r.box for r in self.regions if r.occluding)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One frame made ready for comparison: rectified, in Lab, surfaces and checkers known."""
+
+    field: Image
+    lab: Floats
+    """Weighted Lab (see :func:`~vision.occlusion.appearance.weighted_lab`)."""
+    labels: npt.NDArray[np.uint8]
+    area: Mask
+    """The analysed part of the field (margins left out)."""
+    checkers: Mask
+    checker_area: float
+    """One checker's disc, in rectified pixels."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A prepared frame with its surface colours and what they leave unexplained."""
+
+    frame: Prepared
+    appearance: FieldAppearance
+    unexplained: Mask
+    """Unexplained pixels inside the analysed area, after the opening."""
+
+
+def detect_occlusion(frame: Image, field_map: FieldMap, profile: BoardProfile,
+                     checkers: CheckerCount | None = None,
+                     config: OcclusionConfig | None = None, *,
+                     appearance: FieldAppearance | None = None) -> OcclusionResult:
+    """Is a hand or an arm over the field in this frame (BGR, camera pixels)?
+
+    ``checkers`` are the checker stage's result for the frame (its circles measured at
+    ``config.checker_width``); without it the checker stage runs here.  ``appearance``
+    are surface colours learned from a clear frame; without it they are learned from
+    this one.
+    """
+    config = config or OcclusionConfig()
+    prepared = prepare(frame, field_map, profile, checkers, config)
+    analysis = analyse(prepared, appearance, config)
+    return judge(prepared, analysis.unexplained, field_map, profile, config)
+
+
+def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
+            checkers: CheckerCount | None, config: OcclusionConfig) -> Prepared:
+    """Rectify one frame and mask its checkers (running the checker stage if needed)."""
+    if checkers is None:
+        checkers = read_checkers(field_map.rectify(frame, profile, config.checker_width), profile)
+    rect = field_map.rectify(frame, profile, config.width)
+    height, width = rect.shape[:2]
+    scale = width / config.checker_width
+    circles = [Circle(p.circle.x * scale, p.circle.y * scale, p.circle.radius * scale)
+               for p in checkers.placed]
+    radius = expected_radius(profile, width)
+    return Prepared(rect, weighted_lab(rect, config.appearance),
+                    surface_labels(profile, (width, height)),
+                    analysed_area(profile, (width, height), config),
+                    _discs(circles, (height, width), config.checker_grow),
+                    float(np.pi * radius * radius))
+
+
+def analyse(prepared: Prepared, appearance: FieldAppearance | None,
+            config: OcclusionConfig) -> Analysis:
+    """The unexplained pixels of a prepared frame (colours learned from it when not given)."""
+    if appearance is None:
+        appearance = learn_appearance(prepared.lab, prepared.labels, prepared.checkers,
+                                      config.appearance)
+    raw = (~explained(prepared.lab, prepared.labels, appearance, config.appearance)
+           & ~prepared.checkers & prepared.area)
+    return Analysis(prepared, appearance, open_mask(raw, prepared.lab.shape[1], config))
+
+
+def open_mask(mask: Mask, width: int, config: OcclusionConfig) -> Mask:
+    """Morphological opening that removes slivers thinner than ``config.open_size``."""
+    k = max(3, 2 * round(config.open_size * width / 2.0) + 1)
+    opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return np.asarray(opened > 0)
+
+
+def analysed_area(profile: BoardProfile, size: tuple[int, int],
+                  config: OcclusionConfig) -> Mask:
+    """The field less its border margin and the bands beside the bar's edges."""
+    width, height = size
+    area = np.zeros((height, width), dtype=np.bool_)
+    mx, my = round(config.border_margin * width), round(config.border_margin * height)
+    area[my:height - my, mx:width - mx] = True
+    left_end, right_start = profile.bar_span
+    for lo, hi in ((left_end - config.bar_margin, left_end + config.bar_inner_margin),
+                   (right_start - config.bar_inner_margin, right_start + config.bar_margin)):
+        area[:, max(round(lo * width), 0):max(round(hi * width), 0)] = False
+    return area
+
+
+def _discs(circles: list[Circle], shape: tuple[int, int], grow: float) -> Mask:
+    mask = np.zeros(shape, dtype=np.uint8)
+    for c in circles:
+        cv2.circle(mask, (round(c.x), round(c.y)), max(1, round(c.radius * grow)), 1, -1)
+    return np.asarray(mask > 0)
+
+
+def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: BoardProfile,
+          config: OcclusionConfig) -> OcclusionResult:
+    """Group candidate pixels into regions and decide."""
+    height, width = candidates.shape
+    count, components, stats, _ = cv2.connectedComponentsWithStats(
+        candidates.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return OcclusionResult(False, 0.0, "nothing unexplained over the field")
+    skin = _skin(prepared.field, config)
+    outer = _outer_border(prepared.area)
+    regions: list[Region] = []
+    keep = np.zeros((height, width), dtype=np.bool_)
+    for index in range(1, count):
+        pixels = components == index
+        area = float(stats[index, cv2.CC_STAT_AREA]) / prepared.checker_area
+        at_rail = bool((pixels & outer).any())
+        skin_share = float(np.count_nonzero(pixels & skin)) / float(stats[index, cv2.CC_STAT_AREA])
+        need = config.min_area
+        if at_rail:
+            need = min(need, config.min_area_rail)
+        diameter = 2.0 * np.sqrt(prepared.checker_area / np.pi)
+        if stats[index, cv2.CC_STAT_WIDTH] <= config.stack_width * diameter:
+            need = config.min_area_stack
+        if skin_share >= config.skin_share:
+            need = min(need, config.min_area_skin)
+        region = _region(pixels, stats[index], area=area, at_rail=at_rail, skin=skin_share,
+                         score=area / need, field_map=field_map, profile=profile)
+        regions.append(region)
+        if region.occluding:
+            keep |= pixels
+    regions.sort(key=lambda r: -r.area)
+    best = max(regions, key=lambda r: r.score)
+    occluding = [r for r in regions if r.occluding]
+    if not occluding:
+        return OcclusionResult(False, best.score, f"largest unexplained region {best.area:.1f} "
+                               "checker areas: too small for a hand", tuple(regions), keep)
+    return OcclusionResult(True, best.score, "; ".join(_describe(r) for r in occluding),
+                           tuple(regions), keep)
+
+
+def _skin(field: Image, config: OcclusionConfig) -> Mask:
+    ycc = cv2.cvtColor(field, cv2.COLOR_BGR2YCrCb)
+    y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
+    return np.asarray((y >= config.skin_min_y)
+                      & (cr >= config.skin_cr[0]) & (cr <= config.skin_cr[1])
+                      & (cb >= config.skin_cb[0]) & (cb <= config.skin_cb[1]))
+
+
+def _outer_border(area: Mask) -> Mask:
+    """Pixels on the outer rows and columns of the analysed area (not the bar's edges)."""
+    rows = np.flatnonzero(area.any(axis=1))
+    cols = np.flatnonzero(area.any(axis=0))
+    outer = np.zeros_like(area)
+    if len(rows) == 0:
+        return outer
+    outer[rows[0], :] = outer[rows[-1], :] = True
+    outer[:, cols[0]] = outer[:, cols[-1]] = True
+    return outer
+
+
+def _region(pixels: Mask, stat: npt.NDArray[np.int32], *, area: float, at_rail: bool,
+            skin: float, score: float, field_map: FieldMap, profile: BoardProfile) -> Region:
+    height, width = pixels.shape
+    x, y, w, h = (int(stat[i]) for i in range(4))
+    corners = [field_map.image_point(px / width, py / height)
+               for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h))]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    box = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    rows, cols = np.nonzero(pixels)
+    step = max(1, len(rows) // 2000)
+    places: dict[int | None, int] = {}
+    for py, px in zip(rows[::step], cols[::step], strict=True):
+        place = profile.point_at((px + 0.5) / width, (py + 0.5) / height)
+        places[place] = places.get(place, 0) + 1
+    total = sum(places.values())
+    points = tuple(sorted(p for p, n in places.items() if p is not None and n >= 0.1 * total))
+    on_bar = places.get(None, 0) >= 0.1 * total
+    return Region(box, area, at_rail, skin, points, on_bar, score)
+
+
+def _describe(region: Region) -> str:
+    where = []
+    if region.points:
+        where.append("points " + ",".join(str(p) for p in region.points))
+    if region.on_bar:
+        where.append("the bar")
+    text = f"{region.area:.1f} checker areas unexplained over {' and '.join(where) or 'the field'}"
+    if region.at_rail:
+        text += ", reaching the rail"
+    if region.skin >= 0.5:
+        text += f", {region.skin:.0%} skin-coloured"
+    return text

@@ -1,0 +1,212 @@
+"""Occlusion in a stream: the single-frame test plus what time adds.
+
+Three things a stream knows that one frame does not:
+
+* **A background.**  Once several frames in a row are clear and still, the
+  field as they show it is kept (with its checkers masked) and its surface
+  colours are kept too, so a later arm covering most of the field cannot
+  pass its own colour off as the field's.  An unexplained region that was
+  already there in the background (a logo printed on the field, a stain,
+  the cube on the bar) is board furniture, not a hand: in a stream a region
+  counts only when enough of it differs from the background.
+* **Motion.**  Whatever moves between two frames over more than a die's
+  area is a hand (or something a hand threw); moving pixels join the
+  candidates even when their colours happen to be explained.
+* **Hysteresis.**  After a hand, the field is reported clear only once
+  ``release_frames`` frames in a row are clear, so the referee never reads
+  the frame in which the fingers are just leaving.
+
+Exposure changes (cameras adapt when an arm darkens the scene) are taken out
+by scaling lightness so the field surface keeps the background's median.
+"""
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.checkers.count import CheckerCount
+from vision.errors import ConfigError
+from vision.occlusion.appearance import FIELD, FieldAppearance, Floats, Image, Mask
+from vision.occlusion.single import (
+    OcclusionConfig,
+    OcclusionResult,
+    Prepared,
+    analyse,
+    judge,
+    open_mask,
+    prepare,
+)
+from vision.profile import BoardProfile
+from vision.rectify import FieldMap
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerConfig:
+    """Thresholds of the stream tracker (distances in weighted Lab, areas in checker areas)."""
+
+    single: OcclusionConfig = field(default_factory=OcclusionConfig)
+    motion_threshold: float = 14.0
+    """A pixel that changed this much since the previous frame moved (sensor noise and
+    JPEG stay under 6)."""
+    change_threshold: float = 20.0
+    """A pixel this far from the background changed."""
+    changed_share: float = 0.3
+    """With a background, an unexplained region counts only when this share of it changed."""
+    still_area: float = 0.3
+    """A frame is still when less than this area moved (a die settling may move)."""
+    stable_frames: int = 3
+    """Clear, still frames in a row before the background is learned again."""
+    stubborn_frames: int = 25
+    """Still frames in a row after which the background is learned even though the single
+    frame test objects, provided no objecting region reaches the rail: something that lies
+    still inside the field for that long (a logo printed on the field, a lost die) is part
+    of the board, and a hand always reaches in from a rail."""
+    release_frames: int = 2
+    """Clear frames in a row needed after an occlusion before the field is reported clear."""
+    gain_limits: tuple[float, float] = (0.6, 1.6)
+    """Exposure correction allowed between a frame and the background."""
+
+    def __post_init__(self) -> None:
+        if self.stable_frames < 1 or self.release_frames < 1:
+            raise ConfigError("tracker: stable_frames and release_frames of at least 1")
+        if not 0.0 <= self.changed_share <= 1.0:
+            raise ConfigError("tracker: changed_share between 0 and 1")
+        if not 0.0 < self.gain_limits[0] <= 1.0 <= self.gain_limits[1]:
+            raise ConfigError("tracker: gain_limits (low <= 1 <= high)")
+
+
+@dataclass
+class _Background:
+    lab: Floats
+    checkers: Mask
+    appearance: FieldAppearance
+    field_lightness: float
+
+
+class OcclusionTracker:
+    """Judges the frames of one camera, in order; see the module's documentation.
+
+    Not thread-safe: one tracker per stream.
+    """
+
+    def __init__(self, field_map: FieldMap, profile: BoardProfile,
+                 config: TrackerConfig | None = None) -> None:
+        self.field_map = field_map
+        self.profile = profile
+        self.config = config or TrackerConfig()
+        self._background: _Background | None = None
+        self._previous: Floats | None = None
+        self._still = 0
+        self._stubborn = 0
+        self._clear = 0
+        self._last_occlusion: str | None = None
+
+    @property
+    def has_background(self) -> bool:
+        """True once a background has been learned from clear, still frames."""
+        return self._background is not None
+
+    def reset(self) -> None:
+        """Forget everything (after the camera or the board moved)."""
+        self._background = None
+        self._previous = None
+        self._still = 0
+        self._stubborn = 0
+        self._clear = 0
+        self._last_occlusion = None
+
+    def update(self, frame: Image, checkers: CheckerCount | None = None) -> OcclusionResult:
+        """Judge the next frame (BGR, camera pixels); ``checkers`` as for
+        :func:`~vision.occlusion.detect_occlusion`."""
+        cfg = self.config
+        prepared = prepare(frame, self.field_map, self.profile, checkers, cfg.single)
+        background = self._background
+        lab = prepared.lab
+        if background is not None:
+            lab = _match_lightness(prepared, background.field_lightness, cfg.gain_limits)
+            prepared = Prepared(prepared.field, lab, prepared.labels, prepared.area,
+                                prepared.checkers, prepared.checker_area)
+        analysis = analyse(prepared, None if background is None else background.appearance,
+                           cfg.single)
+        candidates = analysis.unexplained
+        if background is not None:
+            changed = open_mask((_distance(lab, background.lab) > cfg.change_threshold)
+                                & prepared.area & ~prepared.checkers & ~background.checkers,
+                                lab.shape[1], cfg.single)
+            candidates = _regions_changed(candidates, changed, cfg.changed_share)
+        moving = np.zeros_like(candidates)
+        if self._previous is not None:
+            moving = open_mask((_distance(lab, self._previous) > cfg.motion_threshold)
+                               & prepared.area, lab.shape[1], cfg.single)
+        self._previous = lab
+        result = judge(prepared, candidates | moving, self.field_map, self.profile, cfg.single)
+        still = bool(np.count_nonzero(moving) < cfg.still_area * prepared.checker_area)
+        return self._remember(result, prepared, analysis.appearance, still=still)
+
+    def _remember(self, result: OcclusionResult, prepared: Prepared,
+                  appearance: FieldAppearance, *, still: bool) -> OcclusionResult:
+        """Hysteresis and background learning after the raw verdict on a frame."""
+        cfg = self.config
+        if result.occluded:
+            inside = not any(r.at_rail for r in result.regions if r.occluding)
+            self._stubborn = self._stubborn + 1 if still and inside else 0
+            if self._stubborn >= cfg.stubborn_frames:
+                self._learn(prepared, appearance)
+                self._stubborn = 0
+            self._clear = 0
+            self._still = 0
+            self._last_occlusion = result.reason
+            return result
+        self._stubborn = 0
+        self._clear += 1
+        self._still = self._still + 1 if still else 0
+        if self._still >= cfg.stable_frames:
+            self._learn(prepared, appearance)
+        if self._last_occlusion is not None and self._clear < cfg.release_frames:
+            return OcclusionResult(True, result.score,
+                                   f"clear for {self._clear} of {cfg.release_frames} frames "
+                                   f"after: {self._last_occlusion}", result.regions,
+                                   result.field_mask)
+        self._last_occlusion = None
+        return result
+
+
+    def _learn(self, prepared: Prepared, appearance: FieldAppearance) -> None:
+        self._background = _Background(prepared.lab, prepared.checkers, appearance,
+                                        _field_lightness(prepared))
+
+
+def _distance(a: Floats, b: Floats) -> Floats:
+    return np.asarray(np.linalg.norm(a - b, axis=2), dtype=np.float32)
+
+
+def _field_lightness(prepared: Prepared) -> float:
+    surface = (prepared.labels == FIELD) & ~prepared.checkers & prepared.area
+    values = prepared.lab[..., 0][surface]
+    return float(np.median(values)) if len(values) else 0.0
+
+
+def _match_lightness(prepared: Prepared, reference: float,
+                     limits: tuple[float, float]) -> Floats:
+    """The frame's Lab with lightness scaled so its field surface matches ``reference``."""
+    current = _field_lightness(prepared)
+    if current <= 0.0 or reference <= 0.0:
+        return prepared.lab
+    gain = float(np.clip(reference / current, limits[0], limits[1]))
+    lab = prepared.lab.copy()
+    lab[..., 0] *= gain
+    return lab
+
+
+def _regions_changed(candidates: Mask, changed: Mask, share: float) -> Mask:
+    """The connected regions of ``candidates`` of which at least ``share`` changed."""
+    count, components = cv2.connectedComponents(candidates.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return candidates
+    total = np.bincount(components.ravel(), minlength=count)
+    hit = np.bincount(components.ravel(), weights=changed.ravel().astype(np.float64),
+                      minlength=count)
+    keep = hit >= share * np.maximum(total, 1)
+    keep[0] = False
+    return np.asarray(keep[components])
