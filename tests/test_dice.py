@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from tests.shared_data import shared_file
-from vision.dice import DiceImageError, on_checker, on_checker_circles, read_dice
+from vision.dice import ImageError, on_checker, on_checker_circles, read_dice
 from vision.dice.__main__ import main
 from vision.dice.board import read_board_dice, read_board_dice_details
 from vision.dice.pips import PipConfig
@@ -122,19 +122,19 @@ def test_no_dice_in_an_image_without_dice() -> None:
 # -- bad input -------------------------------------------------------------------
 
 def test_unreadable_input_says_why(tmp_path: Path) -> None:
-    with pytest.raises(DiceImageError, match="no such image"):
+    with pytest.raises(ImageError, match="no such image"):
         read_dice(tmp_path / "missing.png")
     empty = tmp_path / "empty.png"
     empty.write_bytes(b"")
-    with pytest.raises(DiceImageError, match="empty"):
+    with pytest.raises(ImageError, match="empty"):
         read_dice(empty)
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"not an image at all")
-    with pytest.raises(DiceImageError, match="not an image"):
+    with pytest.raises(ImageError, match="not an image"):
         read_dice(junk)
-    with pytest.raises(DiceImageError, match="8-bit"):
+    with pytest.raises(ImageError, match="8-bit"):
         read_dice(np.zeros((10, 10), np.float32))
-    with pytest.raises(DiceImageError, match="empty"):
+    with pytest.raises(ImageError, match="empty"):
         read_dice(np.zeros((0, 10, 3), np.uint8))
 
 
@@ -192,7 +192,7 @@ def test_board_dice_read_from_a_high_resolution_capture() -> None:
     (die,) = read_board_dice(image, FULL, TOURNAMENT, hires=hires, scale=2.0)
     assert die.value == 5 and die.side == "left"
     assert np.hypot(die.center[0] - 200, die.center[1] - 150) < 3
-    with pytest.raises(DiceImageError, match="times 3"):
+    with pytest.raises(ImageError, match="times 3"):
         read_board_dice(image, FULL, TOURNAMENT, hires=hires, scale=3.0)
 
 

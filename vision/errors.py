@@ -21,6 +21,10 @@ class CameraLostError(CameraError):
     """A camera that stopped delivering frames (unplugged, crashed)."""
 
 
+class ImageError(VisionError, ValueError):
+    """An image that cannot be used: missing, empty, unreadable, wrong shape."""
+
+
 class ObservationError(VisionError, ValueError):
     """An observation (JSON) that does not follow the schema."""
 

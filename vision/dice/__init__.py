@@ -10,8 +10,8 @@ in the rectified field, optionally from a high-resolution capture),
 
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.checker import on_checker, on_checker_circles
-from vision.dice.errors import DiceImageError
 from vision.dice.reader import ReaderConfig, read_dice
+from vision.errors import ImageError
 
-__all__ = ["BoardDiceConfig", "DiceImageError", "ReaderConfig", "on_checker",
+__all__ = ["BoardDiceConfig", "ImageError", "ReaderConfig", "on_checker",
            "on_checker_circles", "read_board_dice", "read_dice"]

@@ -17,11 +17,11 @@ import numpy.typing as npt
 
 from vision.dice.checker import CheckerTestConfig, on_checker
 from vision.dice.detect import DetectConfig, find_dice
-from vision.dice.errors import DiceImageError
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig
 from vision.dice.pose import PoseConfig, assess
 from vision.dice.reader import _checked, _gray
+from vision.errors import ImageError
 from vision.observation import Corners, Die
 from vision.profile import BoardProfile
 from vision.rectify import FieldMap
@@ -125,11 +125,11 @@ def _source(frame: Image, field_map: FieldMap, hires: Image | None,
         return frame, field_map
     _checked(hires)
     if not scale > 0:
-        raise DiceImageError(f"the high-resolution scale must be positive, not {scale}")
+        raise ImageError(f"the high-resolution scale must be positive, not {scale}")
     expected = (frame.shape[0] * scale, frame.shape[1] * scale)
     off = max(abs(hires.shape[0] - expected[0]), abs(hires.shape[1] - expected[1]))
     if off > 2 * scale:
-        raise DiceImageError(
+        raise ImageError(
             f"the high-resolution frame is {hires.shape[1]}x{hires.shape[0]}, not the frame "
             f"({frame.shape[1]}x{frame.shape[0]}) times {scale}")
     corners = Corners(*((x * scale, y * scale) for x, y in field_map.corners.as_list()))

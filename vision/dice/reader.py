@@ -19,9 +19,10 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.detect import DetectConfig, face_box, find_dice
-from vision.dice.errors import DiceImageError
 from vision.dice.faces import Face
 from vision.dice.pips import Gray
+from vision.errors import ImageError
+from vision.image_io import load_image
 from vision.observation import Die
 
 Image = npt.NDArray[np.uint8]
@@ -37,20 +38,6 @@ class ReaderConfig:
     small_die: float = 40.0
     """Dice found in the enlarged image are kept when smaller than this (in
     the original's pixels): bigger ones are read at the original size."""
-
-
-def load_image(path: str | Path) -> Image:
-    """The image at ``path`` as BGR, or :class:`DiceImageError` saying why not."""
-    file = Path(path)
-    if not file.is_file():
-        raise DiceImageError(f"{file}: no such image file")
-    if file.stat().st_size == 0:
-        raise DiceImageError(f"{file}: the file is empty")
-    data = np.fromfile(str(file), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None:
-        raise DiceImageError(f"{file}: not an image OpenCV can read (PNG, JPEG, ...)")
-    return np.asarray(image, dtype=np.uint8)
 
 
 def read_dice(image: Image | str | Path, config: ReaderConfig = ReaderConfig()) -> list[Die]:
@@ -91,13 +78,13 @@ def _scaled(face: Face, factor: float) -> Face:
 
 def _checked(image: object) -> Image:
     if not isinstance(image, np.ndarray):
-        raise DiceImageError(f"an image array or a path is needed, not {type(image).__name__}")
+        raise ImageError(f"an image array or a path is needed, not {type(image).__name__}")
     if image.size == 0:
-        raise DiceImageError("the image is empty (no pixels)")
+        raise ImageError("the image is empty (no pixels)")
     if image.dtype != np.uint8:
-        raise DiceImageError(f"8-bit images only, not {image.dtype}")
+        raise ImageError(f"8-bit images only, not {image.dtype}")
     if image.ndim not in (2, 3) or (image.ndim == 3 and image.shape[2] not in (3, 4)):
-        raise DiceImageError(f"a grey, BGR or BGRA image is needed, not shape {image.shape}")
+        raise ImageError(f"a grey, BGR or BGRA image is needed, not shape {image.shape}")
     return image
 
 
