@@ -69,7 +69,7 @@ def test_files_are_written_atomically_and_errors_name_the_file(tmp_path: Path) -
     assert load(Outer, path).name == "saved"
     assert not list(tmp_path.glob("*.tmp"))
     path.write_text("{not json")
-    with pytest.raises(ConfigError, match="vision.json: not valid JSON"):
+    with pytest.raises(ConfigError, match=r"vision\.json: not valid JSON"):
         load(Outer, path)
     with pytest.raises(ConfigError, match="no such config file"):
         load(Outer, tmp_path / "missing.json")
