@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.checkers.count import CheckerCount
-from vision.checkers.detect import Circle, expected_radius
+from vision.checkers.detect import Circle, DetectConfig, expected_radius, find_circles
 from vision.checkers.reader import read_checkers
 from vision.errors import ConfigError
 from vision.occlusion.appearance import (
@@ -53,6 +53,12 @@ class OcclusionConfig:
     checker_width: int = 640
     """Width of the rectified field the checker circles are measured in: the width the
     checker stage ran at (it runs at this width here when no checkers are passed in)."""
+    own_circles: DetectConfig | None = field(default_factory=lambda: DetectConfig(
+        accumulator=14.0, rim_support=0.35))
+    """A second, more permissive circle search of checker size, whose circles are taken as
+    explained too (None: none).  The checker stage refuses doubtful circles, rightly for a
+    count, but a checker it missed (brown on a brown point) is not a hand; hands and
+    arms seldom show a checker's full round rim."""
     checker_grow: float = 1.15
     """A detected checker explains its disc out to this many radii (rim and shadow)."""
     border_margin: float = 0.02
@@ -191,6 +197,8 @@ def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
     scale = width / config.checker_width
     circles = [Circle(p.circle.x * scale, p.circle.y * scale, p.circle.radius * scale)
                for p in checkers.placed]
+    if config.own_circles is not None:
+        circles += find_circles(rect, profile, config.own_circles)
     radius = expected_radius(profile, width)
     return Prepared(rect, weighted_lab(rect, config.appearance),
                     surface_labels(profile, (width, height)),

@@ -1,0 +1,153 @@
+"""Accuracy of the occlusion and cube stages on the real frames and on renders.
+
+    .venv/bin/python bench/occlusion_accuracy.py [--n 40] [--seed 7] [--real-only]
+
+Real frames (``shared/data/real-boards``): the occlusion verdict against the
+labels' ``hands_or_occlusion`` (4 with hands, 4 without), with scores, and
+the cube against its labelled centre.  Renders (:mod:`vision.synth`, when it
+is installed): ``--n`` random scenes with hands forced over the board and
+``--n`` without hands, every style at random; the truth's ``occluded`` flag
+(hands covering at least 0.2 % of the field) is the reference.  Recall,
+false alarms, per board style; the cube found (within a third of its size),
+its position, and its value read, refused (None) or wrong.
+"""
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.cube import find_cube
+from vision.observation import Corners
+from vision.occlusion import detect_occlusion
+from vision.profile import TOURNAMENT
+from vision.rectify import FieldMap
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
+
+
+def real_frames() -> None:
+    print("== real frames ==")
+    hits = misses = alarms = clear = 0
+    for path in sorted(REAL.glob("*.json")):
+        label = json.loads(path.read_text())
+        c = label["corners"]
+        corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
+                                                   "bottom_left")))
+        image = cv2.imread(str(path.with_suffix(".jpg")))
+        field_map = FieldMap.from_corners(corners)
+        start = time.perf_counter()
+        result = detect_occlusion(image, field_map, TOURNAMENT)
+        took = time.perf_counter() - start
+        cube = find_cube(image, field_map, TOURNAMENT)
+        hand = bool(label["hands_or_occlusion"])
+        hits += hand and result.occluded
+        misses += hand and not result.occluded
+        alarms += not hand and result.occluded
+        clear += not hand and not result.occluded
+        where = "none" if cube is None else (
+            f"({cube.center[0]:.0f},{cube.center[1]:.0f}) {cube.position} value {cube.value}")
+        print(f"{path.stem:7} hand={hand!s:5} occluded={result.occluded!s:5} "
+              f"score={result.score:6.2f} {took * 1000:4.0f} ms | cube {where} "
+              f"(label {tuple(label['cube']['center'])})")
+    print(f"recall {hits}/{hits + misses}, false alarms {alarms}/{alarms + clear}")
+
+
+def renders(n: int, seed: int) -> None:
+    try:
+        from vision.synth.generate import random_scene
+        from vision.synth.render import render
+    except ImportError:
+        print("== renders: vision.synth not available, skipped ==")
+        return
+    print(f"== renders: {n} with hands, {n} without (seed {seed}) ==")
+    rng = np.random.default_rng(seed)
+    by_style: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # tp, fn, fp, tn
+    scores: dict[bool, list[float]] = {True: [], False: []}
+    cube_stats = defaultdict(int)
+    times: list[float] = []
+    for k in range(2 * n):
+        with_hands = k % 2 == 0
+        scene = random_scene(rng, hands=int(rng.integers(1, 3)) if with_hands else 0)
+        image, truth = render(scene)
+        corners = truth.observation.corners
+        assert corners is not None
+        field_map = FieldMap.from_corners(corners)
+        start = time.perf_counter()
+        result = detect_occlusion(image, field_map, scene.profile)
+        times.append(time.perf_counter() - start)
+        occluded = truth.observation.occluded
+        scores[occluded].append(result.score)
+        cell = by_style[scene.style.board.name]
+        cell[(0 if result.occluded else 1) if occluded else (2 if result.occluded else 3)] += 1
+        _cube(image, field_map, scene.profile, truth, cube_stats)
+    tp = sum(c[0] for c in by_style.values())
+    fn = sum(c[1] for c in by_style.values())
+    fp = sum(c[2] for c in by_style.values())
+    tn = sum(c[3] for c in by_style.values())
+    print(f"occluded frames: recall {tp}/{tp + fn} = {tp / max(tp + fn, 1):.1%}; "
+          f"clear frames: false alarms {fp}/{fp + tn} = {fp / max(fp + tn, 1):.1%}")
+    for name, (a, b, c, d) in sorted(by_style.items()):
+        print(f"  {name:18} recall {a}/{a + b}  false alarms {c}/{c + d}")
+    for flag in (True, False):
+        if scores[flag]:
+            q = np.percentile(scores[flag], [5, 50, 95])
+            print(f"  score when {'occluded' if flag else 'clear':8}: 5% {q[0]:.2f}  "
+                  f"median {q[1]:.2f}  95% {q[2]:.2f}")
+    for cut in (1.0, 1.5, 2.0, 3.0):
+        rec = np.mean(np.array(scores[True]) >= cut) if scores[True] else float("nan")
+        fa = np.mean(np.array(scores[False]) >= cut) if scores[False] else float("nan")
+        print(f"  if the score had to reach {cut:.1f}: recall {rec:.1%}, false alarms {fa:.1%}")
+    print(f"  time per frame (with the checker stage): median "
+          f"{np.median(times) * 1000:.0f} ms")
+    total = cube_stats["present"]
+    print(f"cube: in {total} scenes; found {cube_stats['found']}, "
+          f"position right {cube_stats['position']}, value read right {cube_stats['read']}, "
+          f"refused {cube_stats['refused']}, wrong {cube_stats['wrong']}; "
+          f"found where there is none {cube_stats['phantom']}/{cube_stats['absent']}")
+
+
+def _cube(image: np.ndarray, field_map: FieldMap, profile: object, truth: object,
+          stats: dict[str, int]) -> None:
+    expected = truth.observation.cube  # type: ignore[attr-defined]
+    cube = find_cube(image, field_map, profile)  # type: ignore[arg-type]
+    if expected is None:
+        stats["absent"] += 1
+        stats["phantom"] += cube is not None
+        return
+    stats["present"] += 1
+    if cube is None:
+        return
+    if np.hypot(cube.center[0] - expected.center[0], cube.center[1] - expected.center[1]) > 15:
+        stats["phantom"] += 1
+        return
+    stats["found"] += 1
+    stats["position"] += cube.position == expected.position
+    if cube.value is None:
+        stats["refused"] += 1
+    elif cube.value == expected.value:
+        stats["read"] += 1
+    else:
+        stats["wrong"] += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--real-only", action="store_true")
+    args = parser.parse_args()
+    real_frames()
+    if not args.real_only:
+        renders(args.n, args.seed)
+
+
+if __name__ == "__main__":
+    main()
