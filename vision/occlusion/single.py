@@ -78,12 +78,14 @@ class OcclusionConfig:
     min_area_skin: float = 1.0
     """Area enough for a region at least ``skin_share`` of which is skin-coloured."""
     skin_share: float = 0.5
-    stack_width: float = 1.3
-    """A region no wider than this many checker diameters (in u) is shaped like a stack."""
-    min_area_stack: float = 8.0
-    """Area enough for a stack-shaped region that is not skin: such a region is far more
-    often a stack of checkers the checker stage missed (dark checkers on dark points, with
-    their shadows, in the renders) than an arm, which is wider than a checker."""
+    stack_radius: float = 1.15
+    """A region whose widest inscribed disc has at most this many checker radii is shaped
+    like checkers (a stack, or two side by side), not like a palm or an arm, which are
+    wider than a checker (a palm is about two checkers across)."""
+    min_area_stack: float = 6.0
+    """Area enough for a checker-shaped region that is not skin: such a region is far more
+    often a stack the checker stage missed (red checkers on red points, with their shadows,
+    in the renders) than a hand."""
     skin_cr: tuple[int, int] = (142, 175)
     skin_cb: tuple[int, int] = (80, 135)
     """YCrCb chroma box of skin, every skin tone (lightness Y left free), after Chai and Ngan
@@ -256,6 +258,8 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
     if count <= 1:
         return OcclusionResult(False, 0.0, "nothing unexplained over the field")
     skin = _skin(prepared.field, config)
+    inscribed = cv2.distanceTransform(candidates.astype(np.uint8), cv2.DIST_L2, 5)
+    radius = float(np.sqrt(prepared.checker_area / np.pi))
     outer = _outer_border(prepared.area)
     regions: list[Region] = []
     keep = np.zeros((height, width), dtype=np.bool_)
@@ -267,8 +271,7 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
         need = config.min_area
         if at_rail:
             need = min(need, config.min_area_rail)
-        diameter = 2.0 * np.sqrt(prepared.checker_area / np.pi)
-        if stats[index, cv2.CC_STAT_WIDTH] <= config.stack_width * diameter:
+        if float(inscribed[pixels].max()) <= config.stack_radius * radius:
             need = config.min_area_stack
         if skin_share >= config.skin_share:
             need = min(need, config.min_area_skin)
