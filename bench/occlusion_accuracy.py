@@ -9,7 +9,7 @@ is installed): ``--n`` random scenes with hands forced over the board and
 ``--n`` without hands, every style at random; the truth's ``occluded`` flag
 (hands covering at least 0.2 % of the field) is the reference.  Recall,
 false alarms, per board style; the cube found (within a third of its size),
-its position, and its value read, refused (None) or wrong.
+its position, and its value read, refused (None) or wrong; phantom cubes.
 """
 
 import argparse
@@ -110,8 +110,9 @@ def renders(n: int, seed: int) -> None:
     total = cube_stats["present"]
     print(f"cube: in {total} scenes; found {cube_stats['found']}, "
           f"position right {cube_stats['position']}, value read right {cube_stats['read']}, "
-          f"refused {cube_stats['refused']}, wrong {cube_stats['wrong']}; "
-          f"found where there is none {cube_stats['phantom']}/{cube_stats['absent']}")
+          f"refused {cube_stats['refused']}, wrong {cube_stats['wrong']}, something else taken "
+          f"for it {cube_stats['elsewhere']}; a cube found in {cube_stats['phantom']} of "
+          f"{cube_stats['absent']} scenes without one")
 
 
 def _cube(image: np.ndarray, field_map: FieldMap, profile: object, truth: object,
@@ -126,7 +127,7 @@ def _cube(image: np.ndarray, field_map: FieldMap, profile: object, truth: object
     if cube is None:
         return
     if np.hypot(cube.center[0] - expected.center[0], cube.center[1] - expected.center[1]) > 15:
-        stats["phantom"] += 1
+        stats["elsewhere"] += 1
         return
     stats["found"] += 1
     stats["position"] += cube.position == expected.position
