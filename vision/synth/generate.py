@@ -357,12 +357,13 @@ def _hand(rng: np.random.Generator, config: SynthConfig, force_over: bool) -> Ha
     roll = rng.random()
     side: Literal["top", "bottom", "left", "right"] = (
         "bottom" if roll < 0.45 else "top" if roll < 0.9 else "left" if roll < 0.95 else "right")
+    # depth: how far into the field from the arm's own edge; a hand beside the board keeps its
+    # palm some 15-20 cm beyond the edge, fingertips short of the field.
     outside = not force_over and rng.random() < config.hand_outside_rate
     if outside:
-        along, depth = _u(rng, (0.1, 0.9)), _u(rng, (-0.45, -0.25))
+        along, depth = _u(rng, (0.1, 0.9)), _u(rng, (-0.42, -0.32))
     else:
         along, depth = _u(rng, (0.05, 0.95)), _u(rng, (0.15, 0.75))
-    # depth: how far into the field from the arm's own edge (negative: beyond the rail).
     u, v = {"bottom": (along, 1.0 - depth), "top": (along, depth),
             "left": (depth, along), "right": (1.0 - depth, along)}[side]
     sleeve = None if rng.random() < 0.3 else SLEEVES[int(rng.integers(len(SLEEVES)))]

@@ -109,19 +109,20 @@ class Style:
 
 
 BOARD_STYLES: Final[tuple[BoardStyle, ...]] = (
-    BoardStyle("tournament-cream", "cream", (205, 232, 240), ((40, 30, 200), (28, 26, 26)),
-               "leather", (32, 30, 30), texture=0.03, tray_floor=(34, 32, 32)),
+    # Colours measured on the shared real frames (cream field, deep red and black points).
+    BoardStyle("tournament-cream", "cream", (216, 232, 240), ((25, 18, 180), (24, 21, 20)),
+               "leather", (30, 26, 25), texture=0.025, tray_floor=(32, 30, 30)),
     BoardStyle("maple-walnut", "wood", (120, 175, 215), ((40, 70, 110), (235, 240, 242)),
                "wood", (30, 55, 90), texture=0.10),
     BoardStyle("green-felt", "felt", (55, 105, 35), ((200, 225, 235), (35, 35, 150)),
                "wood", (25, 45, 75), texture=0.08, gloss=0.1),
     BoardStyle("tan-leather", "leather", (95, 150, 195), ((40, 60, 105), (195, 225, 240)),
-               "leather", (25, 40, 60), texture=0.07),
+               "leather", (25, 40, 60), texture=0.045),
     BoardStyle("printed-blue", "printed", (140, 80, 35), ((240, 240, 240), (30, 30, 30)),
                "plain", (20, 20, 20), texture=0.02, point_outline=(200, 200, 200),
                point_gap=0.0, both_trays=False, hinges=False, gloss=0.8),
     BoardStyle("burgundy-leather", "leather", (45, 40, 120), ((190, 215, 230), (30, 30, 35)),
-               "leather", (30, 30, 45), texture=0.06),
+               "leather", (30, 30, 45), texture=0.04),
     BoardStyle("olive-felt", "felt", (70, 120, 110), ((35, 110, 200), (60, 60, 45)),
                "plain", (45, 55, 60), texture=0.09, gloss=0.1),
 )

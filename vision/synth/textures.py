@@ -89,6 +89,6 @@ def surface(kind: str, rng: np.random.Generator, shape: tuple[int, int], scale: 
     if kind == "leather":
         return leather(rng, shape)
     if kind == "cream":
-        return np.asarray(0.6 * smooth_noise(rng, shape, cell=40.0 * scale)
-                          + 0.4 * felt(rng, shape), dtype=np.float32)
+        return np.asarray(0.3 * smooth_noise(rng, shape, cell=40.0 * scale)
+                          + 0.7 * felt(rng, shape), dtype=np.float32)
     return smooth_noise(rng, shape, cell=30.0 * scale)  # printed, plain
