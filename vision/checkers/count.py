@@ -45,6 +45,8 @@ class CheckerCount:
     points: tuple[Counts, ...]
     bar: Counts
     placed: tuple[Placed, ...] = field(default=())
+    size: tuple[int, int] = (0, 0)
+    """(width, height) of the rectified image the circles are measured in."""
 
 
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
@@ -83,7 +85,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
             points[place][colour] += 1
         placed.append(Placed(circle, light[i], place))
     return CheckerCount(tuple(Counts(p[0], p[1]) for p in points), Counts(bar[0], bar[1]),
-                        tuple(placed))
+                        tuple(placed), (width, height))
 
 
 def _column(u: float, profile: BoardProfile) -> int:

@@ -51,8 +51,8 @@ class OcclusionConfig:
     width: int = 400
     """Width of the rectified field analysed (pixels); 400 keeps a Pi under 30 ms."""
     checker_width: int = 640
-    """Width of the rectified field the checker circles are measured in: the width the
-    checker stage ran at (it runs at this width here when no checkers are passed in)."""
+    """Width of the rectified field the checker stage runs at here when no checkers are
+    passed in (passed-in checkers carry the width they were measured at)."""
     own_circles: DetectConfig | None = field(default_factory=lambda: DetectConfig(
         accumulator=14.0, rim_support=0.35))
     """A second, more permissive circle search of checker size, whose circles are taken as
@@ -196,7 +196,8 @@ def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
         checkers = read_checkers(field_map.rectify(frame, profile, config.checker_width), profile)
     rect = field_map.rectify(frame, profile, config.width)
     height, width = rect.shape[:2]
-    scale = width / config.checker_width
+    measured = checkers.size[0] or config.checker_width
+    scale = width / measured
     circles = [Circle(p.circle.x * scale, p.circle.y * scale, p.circle.radius * scale)
                for p in checkers.placed]
     if config.own_circles is not None:
