@@ -44,6 +44,7 @@ from vision.camera import (
     parse_spec,
 )
 from vision.camera.base import Image, Region
+from vision.camera.synthetic import RendererProducer
 from vision.errors import CameraError, CameraLostError, ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -609,9 +610,20 @@ def test_synthetic_spec_uses_the_renderer_when_present() -> None:
         with pytest.raises(CameraError, match=r"vision\.synth"):
             build_camera("synthetic:seed=3", camera_config)
         return
-    with build_camera("synthetic:seed=3", camera_config, ReplayConfig(pace="fast")) as camera:
-        frame = camera.read()
-    assert frame.image.shape == (240, 320, 3)
+    spec = "synthetic:seed=3,scene=0.2"
+    with build_camera(spec, camera_config, ReplayConfig(pace="fast")) as camera:
+        assert isinstance(camera, SyntheticCamera)
+        producer = camera.producer
+        assert isinstance(producer, RendererProducer)
+        frames = [camera.read() for _ in range(3)]
+        truth = producer.truth  # of the latest frame
+    with build_camera(spec, camera_config, ReplayConfig(pace="fast")) as again:
+        repeat = again.read()
+    assert frames[0].image.shape == (240, 320, 3)
+    assert np.array_equal(frames[0].image, frames[1].image)     # one scene for 0.2 s
+    assert not np.array_equal(frames[1].image, frames[2].image)  # then the next
+    assert np.array_equal(frames[0].image, repeat.image)         # the seed decides
+    assert truth is not None and truth.observation.board_found
 
 
 # -- factory -------------------------------------------------------------------------

@@ -48,6 +48,11 @@ class SyntheticCamera(Camera):
         return self._name
 
     @property
+    def producer(self) -> FrameProducer:
+        """Where the frames come from (a :class:`RendererProducer` keeps the truth)."""
+        return self._producer
+
+    @property
     def is_open(self) -> bool:
         return self._open
 
