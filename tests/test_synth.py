@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+import cv2
 import numpy as np
 import pytest
 
@@ -349,6 +350,35 @@ def test_high_resolution_mode_frames_the_board_the_same() -> None:
         assert math.dist((a[0] * 2.0, a[1] * 2.0), b) < 2.0
 
 
+def test_lens_distortion_moves_the_truth_with_the_picture() -> None:
+    style = Style(_named(BOARD_STYLES, "maple-walnut"), _named(CHECKER_STYLES, "red-black"),
+                  DICE_STYLES[0])
+    scene = replace(_scene(14, hands=0, dice=0, cube=False), lighting=CLEAN, style=style)
+    bowed = replace(scene, camera=replace(scene.camera, barrel=0.05))
+    frame, truth = render(bowed)
+    _, ideal = render(scene)
+    assert truth.observation.corners != ideal.observation.corners
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    checked = 0
+    for checker, straight in zip(truth.checkers, ideal.checkers, strict=True):
+        shift = math.dist(checker.center, straight.center)
+        if checker.colour != "dark" or checker.visible < 0.98 or shift < 3.0:
+            continue
+        # The dark checker's centroid is where the truth says, not where a pinhole puts it.
+        x, y = (round(v) for v in checker.center)
+        reach = round(checker.axes[0])
+        window = (grey[y - reach:y + reach, x - reach:x + reach] < 50).astype(np.uint8)
+        # Eroded, touching checkers of a stack part at their narrow neck.
+        window = cv2.erode(window, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+        _, labels = cv2.connectedComponents(window)
+        blob = np.argwhere(labels == labels[reach, reach])
+        cy, cx = blob.mean(axis=0) + np.array([y - reach, x - reach])
+        assert math.dist((cx, cy), checker.center) < 1.5
+        assert math.dist((cx, cy), straight.center) > 2.0
+        checked += 1
+    assert checked >= 3
+
+
 def test_camera_tilts_the_way_its_pose_says() -> None:
     field = (500.0, 467.0)
     straight = Camera.build(CameraPose(), field, 530.0, (1280, 720))
@@ -391,8 +421,6 @@ def test_command_line_writes_a_frame_and_its_truth(tmp_path: Path) -> None:
     out, truth = tmp_path / "frame.png", tmp_path / "truth.json"
     assert main(["--seed", "4", "--out", str(out), "--truth", str(truth),
                  "--size", "320x180", "--hands", "0"]) == 0
-    import cv2
-
     image = cv2.imread(str(out))
     assert image is not None and image.shape == (180, 320, 3)
     record = json.loads(truth.read_text())

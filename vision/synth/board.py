@@ -41,7 +41,7 @@ def canvas_matrix(geo: BoardGeometry, scale: float) -> Matrix:
                      [0.0, 0.0, 1.0]])
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=2)
 def board_canvas(style: BoardStyle, geo: BoardGeometry, scale: float,
                  seed: int) -> npt.NDArray[np.float32]:
     """The board seen from straight above, ``scale`` pixels per millimetre (float BGR, read-only).

@@ -36,6 +36,9 @@ class CameraPose:
     """The field point (u, v) on the optical axis."""
     fill: float = 0.88
     """The board's outer height as a fraction of the image height, seen straight down."""
+    barrel: float = 0.0
+    """Radial lens distortion: about the fraction of its distance a frame corner moves
+    toward the centre (0.02 is a mild lens, wide lenses reach 0.05; 0 = ideal pinhole)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,37 @@ class Camera:
         t = -r @ self.centre
         basis = np.column_stack([r[:, 0], r[:, 1], r[:, 2] * z + t])
         return np.asarray(self.matrix @ basis, dtype=np.float64)
+
+    def distort(self, pixels: Array, barrel: float) -> Array:
+        """Ideal pinhole pixels -> where a lens with ``barrel`` distortion puts them.
+
+        The lens model maps a distorted pixel ``d`` back to the ideal one as
+        ``c + (d - c) * (1 + barrel * r^2)``, ``r`` being ``|d - c|`` over the
+        half-diagonal; its inverse is found by a few fixed-point steps.
+        """
+        if barrel == 0.0:
+            return pixels
+        centre, radius = self._lens_centre()
+        offset = pixels - centre
+        distorted = offset.copy()
+        for _ in range(8):
+            r2 = np.sum((distorted / radius) ** 2, axis=1, keepdims=True)
+            distorted = offset / (1.0 + barrel * r2)
+        return np.asarray(distorted + centre, dtype=np.float64)
+
+    def lens_maps(self, barrel: float) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``cv2.remap`` maps taking an ideal frame to the distorted one."""
+        centre, radius = self._lens_centre()
+        w, h = self.size
+        xs = (np.arange(w, dtype=np.float32) - np.float32(centre[0]))[None, :]
+        ys = (np.arange(h, dtype=np.float32) - np.float32(centre[1]))[:, None]
+        gain = 1.0 + np.float32(barrel) * (xs * xs + ys * ys) / np.float32(radius * radius)
+        return ((xs * gain + np.float32(centre[0])).astype(np.float32),
+                (ys * gain + np.float32(centre[1])).astype(np.float32))
+
+    def _lens_centre(self) -> tuple[Array, float]:
+        w, h = self.size
+        return np.array([(w - 1) / 2.0, (h - 1) / 2.0]), math.hypot(w, h) / 2.0
 
     def nadir(self) -> tuple[float, float]:
         """The board point straight below the lens, in world millimetres."""

@@ -107,8 +107,11 @@ def warp_sprite(canvas: Canvas, sprite: Sprite, to_image: Matrix, outline: Point
 
 
 def premultiplied(bgr: Frame, alpha: npt.NDArray[np.float32]) -> Sprite:
-    """A BGRA sprite from colour and alpha (0..1), colour premultiplied."""
-    return np.ascontiguousarray(np.dstack([bgr * alpha[:, :, None], alpha]), dtype=np.float32)
+    """A BGRA sprite from colour and alpha (0..1), colour premultiplied; read-only, as the
+    sprite caches share it."""
+    sprite = np.ascontiguousarray(np.dstack([bgr * alpha[:, :, None], alpha]), dtype=np.float32)
+    sprite.setflags(write=False)
+    return sprite
 
 
 def disc_alpha(size: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

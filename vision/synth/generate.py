@@ -64,6 +64,9 @@ class SynthConfig:
     """How far (field fractions) the optical axis may miss the field centre."""
     fill: Range = (0.78, 0.97)
     """The board's outer height as a fraction of the frame height."""
+    barrel: Range = (0.0, 0.0)
+    """Lens distortion (see ``CameraPose.barrel``); off by default because the readers'
+    field maps are homographies; (0.0, 0.04) exercises them with real lenses' bowing."""
     field_width_mm: Range = (450.0, 540.0)
     checker_thickness_mm: Range = (5.5, 9.0)
     die_mm: Range = (12.0, 17.0)
@@ -167,7 +170,8 @@ def _camera(rng: np.random.Generator, config: SynthConfig) -> CameraPose:
                       tilt_y_deg=_u(rng, (-config.tilt_deg, config.tilt_deg)),
                       roll_deg=_u(rng, (-config.roll_deg, config.roll_deg)),
                       aim=(0.5 + _u(rng, (-j, j)), 0.5 + _u(rng, (-j, j))),
-                      fill=_u(rng, config.fill))
+                      fill=_u(rng, config.fill),
+                      barrel=_u(rng, config.barrel) if config.barrel[1] > 0.0 else 0.0)
 
 
 def _lighting(rng: np.random.Generator, config: SynthConfig) -> Lighting:

@@ -118,10 +118,15 @@ def render(scene: Scene, size: tuple[int, int] = DEFAULT_SIZE,
         draw_hand(canvas, camera, pose, (geo.width, geo.height), light, scene.lighting.shadow,
                   hand_rng)
 
+    truth = _truth(scene, geo, camera, spots, objects, canvas, config)
+    if scene.camera.barrel:
+        map_x, map_y = camera.lens_maps(scene.camera.barrel)
+        canvas.image = np.asarray(cv2.remap(canvas.image, map_x, map_y, cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
     illuminate(canvas.image, scene.lighting, style.board.gloss)
     frame = camera_effects(canvas.image, scene.lighting,
                            np.random.default_rng([scene.seed, NOISE_STREAM]))
-    return frame, _truth(scene, geo, camera, spots, objects, canvas, config)
+    return frame, truth
 
 
 def _board_shadow(canvas: Canvas, camera: Camera, geo: BoardGeometry, light: Points,
@@ -225,9 +230,10 @@ def _cast_shadows(canvas: Canvas, camera: Camera, objects: list[_Object], light:
 
 def _truth(scene: Scene, geo: BoardGeometry, camera: Camera, spots: tuple[CheckerSpot, ...],
            objects: list[_Object], canvas: Canvas, config: RenderConfig) -> Truth:
+    barrel = scene.camera.barrel
     field = camera.project(np.array([[0.0, 0.0, 0.0], [geo.width, 0.0, 0.0],
                                      [geo.width, geo.height, 0.0], [0.0, geo.height, 0.0]]))
-    corners = Corners.from_list(field.tolist())
+    corners = Corners.from_list(camera.distort(field, barrel).tolist())
     counts = np.bincount(canvas.labels.ravel(),
                          minlength=FIRST_OBJECT + len(objects) + 1).astype(np.float64)
     visible: dict[tuple[str, int], float] = {}
@@ -235,8 +241,10 @@ def _truth(scene: Scene, geo: BoardGeometry, camera: Camera, spots: tuple[Checke
     for obj in objects:
         assert obj.outline is not None
         area = _area(obj.outline, canvas.size)
-        visible[(obj.kind, obj.index)] = min(counts[obj.label] / area, 1.0) if area else 0.0
-        outlines[(obj.kind, obj.index)] = obj.outline
+        visible[(obj.kind, obj.index)] = min(float(counts[obj.label]) / area, 1.0) if area \
+            else 0.0
+        # Visibility is counted in the ideal frame; positions are reported through the lens.
+        outlines[(obj.kind, obj.index)] = camera.distort(obj.outline, barrel)
 
     checkers = []
     for i, spot in enumerate(spots):
