@@ -369,8 +369,8 @@ def test_lens_distortion_moves_the_truth_with_the_picture() -> None:
         reach = round(checker.axes[0])
         window = (grey[y - reach:y + reach, x - reach:x + reach] < 50).astype(np.uint8)
         # Eroded, touching checkers of a stack part at their narrow neck.
-        window = cv2.erode(window, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-        _, labels = cv2.connectedComponents(window)
+        core = cv2.erode(window, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+        _, labels = cv2.connectedComponents(core)
         blob = np.argwhere(labels == labels[reach, reach])
         cy, cx = blob.mean(axis=0) + np.array([y - reach, x - reach])
         assert math.dist((cx, cy), checker.center) < 1.5
