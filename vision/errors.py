@@ -25,6 +25,14 @@ class ImageError(VisionError, ValueError):
     """An image that cannot be used: missing, empty, unreadable, wrong shape."""
 
 
+class EndOfStreamError(CameraError):
+    """A replay (video file, folder of images) that has no frames left.
+
+    Not a :class:`CameraLostError`: reopening would start the recording
+    again, so the camera supervisor lets it through to end the run.
+    """
+
+
 class ObservationError(VisionError, ValueError):
     """An observation (JSON) that does not follow the schema."""
 

@@ -10,7 +10,6 @@ is opened.
 from vision.camera.base import (
     Camera,
     CameraConfig,
-    EndOfStreamError,
     Frame,
     Image,
     Region,
@@ -22,6 +21,7 @@ from vision.camera.picamera2_backend import Picamera2Camera
 from vision.camera.replay import FolderReplay, ImageRepeat, ReplayConfig, VideoReplay
 from vision.camera.supervisor import BackoffConfig, CameraStatus, CameraSupervisor
 from vision.camera.synthetic import FrameProducer, SyntheticCamera, renderer_producer
+from vision.errors import EndOfStreamError
 
 __all__ = [
     "BackoffConfig",

@@ -27,21 +27,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import CameraError, CameraLostError, ConfigError
+from vision.errors import CameraLostError, ConfigError
 
 Image = npt.NDArray[np.uint8]
 Region = tuple[float, float, float, float]
 """x, y, width, height in pixels of the normal (video) frame."""
 Clock = Callable[[], float]
 Sleeper = Callable[[float], None]
-
-
-class EndOfStreamError(CameraError):
-    """A replay (video file, folder of images) that has no frames left.
-
-    Not a :class:`~vision.errors.CameraLostError`: reopening would start the
-    recording again, so the supervisor lets it through to end the run.
-    """
 
 
 @dataclass(frozen=True, slots=True)

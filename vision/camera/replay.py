@@ -24,13 +24,12 @@ import numpy as np
 from vision.camera.base import (
     Camera,
     Clock,
-    EndOfStreamError,
     Frame,
     Image,
     Sleeper,
     monotonic,
 )
-from vision.errors import CameraError, ConfigError
+from vision.errors import CameraError, ConfigError, EndOfStreamError
 
 Pace = Literal["realtime", "fast"]
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})

@@ -32,14 +32,13 @@ from typing import Literal
 from vision.camera.base import (
     Camera,
     Clock,
-    EndOfStreamError,
     Frame,
     Region,
     Sleeper,
     Still,
     monotonic,
 )
-from vision.errors import CameraError, ConfigError
+from vision.errors import CameraError, ConfigError, EndOfStreamError
 
 log = logging.getLogger(__name__)
 
