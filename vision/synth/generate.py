@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 import numpy as np
 
-from vision.observation import CubePlace
+from vision.observation import Counts, CubePlace
 from vision.profile import TOURNAMENT, BoardProfile, Half, TrayProfile
 from vision.synth.camera import CameraPose
 from vision.synth.geometry import BoardGeometry
@@ -198,12 +198,16 @@ def _cube(rng: np.random.Generator, scene: Scene) -> CubePlacement:
     yaw = _u(rng, (-20.0, 20.0))
     position: CubePlace = "centre" if value == 1 else "top" if rng.random() < 0.5 else "bottom"
     if position == "centre":
-        if rng.random() < 0.5 or scene.bar != type(scene.bar)():
+        if rng.random() < 0.5 or scene.bar != Counts():
             # Beside the field at mid-height: in a tray or on the rail.
             side = float(rng.random() < 0.5)
             u = _side_u(scene, "right" if side else "left")
             return CubePlacement(value, position, u, 0.5, yaw)
         return CubePlacement(value, position, 0.5, 0.5, yaw)
+    if scene.bar == Counts() and rng.random() < 0.4:
+        # On the bar at the owner's end.
+        end = (scene.dimensions.cube_mm / 2.0 + 4.0) / height
+        return CubePlacement(value, position, 0.5, end if position == "top" else 1.0 - end, yaw)
     # On the owner's rail, beyond the field's top or bottom edge.
     off_field = (rail / 2.0) / height
     v = -off_field if position == "top" else 1.0 + off_field

@@ -258,8 +258,8 @@ def _truth(scene: Scene, geo: BoardGeometry, camera: Camera, spots: tuple[Checke
     dice = []
     for i, die in enumerate(scene.dice):
         outline = outlines[("die", i)]
-        x0, y0 = outline.min(axis=0)
-        x1, y1 = outline.max(axis=0)
+        x0, y0 = (float(c) for c in outline.min(axis=0))
+        x1, y1 = (float(c) for c in outline.max(axis=0))
         box = die_box(die, geo, spots)
         value = DIE_FACES[box.up_face()]
         side = scene.profile.half(die.u) if 0.0 <= die.u <= 1.0 and 0.0 <= die.v <= 1.0 \
@@ -271,8 +271,8 @@ def _truth(scene: Scene, geo: BoardGeometry, camera: Camera, spots: tuple[Checke
     cube_visible = None
     if scene.cube is not None:
         outline = outlines[("cube", 0)]
-        x0, y0 = outline.min(axis=0)
-        x1, y1 = outline.max(axis=0)
+        x0, y0 = (float(c) for c in outline.min(axis=0))
+        x1, y1 = (float(c) for c in outline.max(axis=0))
         cube = Cube(scene.cube.shown, ((x0 + x1) / 2.0, (y0 + y1) / 2.0), scene.cube.position)
         cube_visible = visible[("cube", 0)]
 
