@@ -10,6 +10,7 @@ Because it is projected through the camera, a hand high above the board
 looks larger than one near it, and its shadow falls offset by its height.
 """
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -121,6 +122,7 @@ def draw_hand(canvas: Canvas, camera: Camera, pose: HandPose, field_mm: tuple[fl
         _shadow(canvas, camera, parts, pose, light, shadow_strength)
     every = camera.project(np.vstack([p.points() for p in parts]))
     pad = int(0.1 * size[1]) + 4  # room for the capsules' widths
+    part_pad = int(0.05 * size[1]) + 4  # half a finger's width, close to the camera
     roi = bounding_roi(every, size, pad=pad)
     if roi is None:
         return
@@ -135,17 +137,23 @@ def draw_hand(canvas: Canvas, camera: Camera, pose: HandPose, field_mm: tuple[fl
     sleeve_a = np.zeros(shape, np.float32)
     shade = np.zeros(shape, np.float32)
     round_px = max(7.0 * size[1] / 720.0, 2.0)
-    mask = np.zeros(shape, np.uint8)
     for part in parts:
-        mask[:] = 0
-        _rasterise(part, local, mask)
+        # Work only on the part's own box: fingers are small, the arm crosses the frame.
+        box = bounding_roi(local(part.points()), (x1 - x0, y1 - y0), pad=part_pad)
+        if box is None:
+            continue
+        bx0, by0, bx1, by1 = box
+        mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+        _rasterise(part, functools.partial(_shifted, local, np.array([bx0, by0], np.float64)),
+                   mask)
         # Each part rounds off toward its own outline, so fingers show creases between them.
         inside = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 3)
-        np.maximum(shade, np.clip(inside / round_px, 0.0, 1.0), out=shade)
+        sub = np.s_[by0:by1, bx0:bx1]
+        np.maximum(shade[sub], np.clip(inside / round_px, 0.0, 1.0), out=shade[sub])
         a = mask.astype(np.float32) / 255.0
-        np.maximum(alpha, a, out=alpha)
+        np.maximum(alpha[sub], a, out=alpha[sub])
         if part.material == "sleeve":
-            np.maximum(sleeve_a, a, out=sleeve_a)
+            np.maximum(sleeve_a[sub], a, out=sleeve_a[sub])
     if not alpha.any():
         return
     skin_c = np.array(pose.skin, np.float32)
@@ -166,6 +174,11 @@ def draw_hand(canvas: Canvas, camera: Camera, pose: HandPose, field_mm: tuple[fl
     target *= (1.0 - alpha)[:, :, None]
     target += colour * alpha[:, :, None]
     canvas.labels[region][alpha > 0.5] = HAND
+
+
+def _shifted(project: Projector, corner: Points, points: Points) -> Points:
+    """``project`` relative to a sub-region's corner."""
+    return project(points) - corner
 
 
 def _shadow(canvas: Canvas, camera: Camera, parts: list[_Part], pose: HandPose, light: Points,
