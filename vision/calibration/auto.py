@@ -1,0 +1,443 @@
+"""Finding the playing field without markers.
+
+Most boards in a club will carry no markers on day one, so the field must
+also be found from what every board has.  The method, on the brightest
+channel of the frame (so red points count as bright as the light field):
+
+1. **Upright edges.**  Long, nearly vertical edges are voted for separately
+   by polarity (dark-to-light and light-to-dark, left to right).  The field
+   has four in a fixed pattern: its left edge (rising), the bar's two edges
+   (falling then rising) and its right edge (falling), with the bar centred
+   and as wide as the profile says.  Pairs of side edges are ranked by how
+   well that pattern is met; point flanks and checker stacks rarely meet it.
+2. **Lying edges.**  Between a pair of side edges, the top edge is the
+   strongest nearly horizontal dark-above-light edge, the bottom edge the
+   strongest light-above-dark one.  Only a few candidates of each are kept:
+   rows of checkers resting against a rail make lines too.
+3. **The field model decides** (:mod:`vision.calibration.fieldmodel`): of
+   every combination, the one whose inside looks most like the profile's
+   field (dark bar, alternating points, light middle, dark rails outside).
+4. **Refinement.**  Each of the four lines is refitted to its own sub-pixel
+   edge pixels, and the corners are where the lines cross: a corner hidden
+   under a checker still comes out right.
+5. **Acceptance.**  The refined quadrilateral must look like a field by
+   every part of the model and have edge support on all four sides;
+   otherwise :class:`BoardNotFoundError`, never a guess.
+
+The field's edge found this way is where the light surface starts, as on the
+labelled real frames.  The camera must see the bar upright (running from the
+top of the image to the bottom) and the board turned less than about eleven
+degrees; a board filling less than a fifth of the frame's width is not
+looked for.
+"""
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration.fieldmodel import FieldScore, score_field
+from vision.calibration.lines import (
+    EdgePixels,
+    Line,
+    Orientation,
+    edge_pixels,
+    fit,
+    hough,
+    intersect,
+    near,
+    peaks,
+)
+from vision.errors import BoardNotFoundError
+from vision.observation import Corners
+from vision.profile import TOURNAMENT, BoardProfile
+
+Image = npt.NDArray[np.uint8]
+Plane = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class AutoConfig:
+    """Thresholds of the marker-less search (pixels are working-image pixels)."""
+
+    work_size: int = 1280
+    """Frames larger than this (longest side) are shrunk first: speed, and the
+    thresholds below were tuned at this size."""
+    blur_sigma: float = 1.2
+    """Gaussian blur before taking gradients, against JPEG noise and wood grain."""
+    stretch: tuple[float, float] = (1.0, 99.0)
+    """Percentiles of the frame's brightness stretched to 0..255 before anything else."""
+    min_edge: float = 8.0
+    """Weakest edge used, grey levels per pixel (the shadowed top of a red point
+    rises only 15-20 levels per pixel)."""
+    max_slope: float = 0.2
+    """Steepest slope voted for: lines within about eleven degrees of the image axes."""
+    slope_steps: int = 81
+    line_candidates: int = 10
+    """Strongest lines kept per polarity and orientation."""
+    separation: float = 0.006
+    """Closest two kept lines may be, as a fraction of the working image's longest side."""
+    min_field_width: float = 0.2
+    """Narrowest field looked for, as a fraction of the image width."""
+    bar_tolerance: float = 0.025
+    """How far each bar edge may sit from where the profile puts it (field widths)."""
+    aspect_tolerance: float = 0.3
+    """How far the candidate's width/height may stray from the profile's aspect
+    (relative), perspective included."""
+    end_tolerance: float = 0.04
+    """How far (fraction of the field's height) the top and bottom edges may lie from
+    where the side and bar edges end: keeps the outer edges of the rails out."""
+    structures: int = 6
+    """Side-edge pairs examined in full, best first."""
+    row_candidates: int = 4
+    """Top and bottom edge candidates examined for each pair."""
+    row_vote_ratio: float = 0.5
+    """Top and bottom candidates need this part of the strongest one's votes: the field
+    model alone cannot tell the edge from a line a few pixels off, the votes can."""
+    corner_margin: float = 0.02
+    """Part of each side, at both ends, not used for fitting (corners are cluttered)."""
+    fit_band: float = 3.0
+    """Half-width of the band around a line in which its edge pixels are refitted."""
+    min_score: float = 0.68
+    """Least total field-model score (see :class:`FieldScore`) to accept."""
+    min_light: float = 0.6
+    max_outside: float = 0.35
+    max_bar: float = 0.45
+    min_points: float = 0.25
+    min_contrast: float = 40.0
+    """Least difference between the field's light and dark levels, in grey levels."""
+    min_support: float = 0.12
+    """Least part of each side's length carrying edge pixels on the fitted line."""
+    max_outside_image: float = 0.01
+    """How far (fraction of the image size) a corner may lie outside the frame."""
+
+
+class FieldRejectedError(BoardNotFoundError):
+    """The best outline found does not pass as a field; ``score`` says how close it came."""
+
+    def __init__(self, message: str, score: FieldScore,
+                 support: tuple[float, float, float, float]) -> None:
+        super().__init__(message)
+        self.score = score
+        self.support = support
+
+
+@dataclass(frozen=True, slots=True)
+class AutoResult:
+    """The field found without markers, and how sure the finding is."""
+
+    corners: Corners
+    score: FieldScore
+    support: tuple[float, float, float, float]
+    """Part of the top, right, bottom and left side backed by edge pixels."""
+    bar_found: bool
+    """True when both bar edges were found where the profile puts them."""
+
+    def as_dict(self) -> dict[str, object]:
+        return {"score": self.score.as_dict(), "support": [round(s, 3) for s in self.support],
+                "bar_found": self.bar_found}
+
+
+@dataclass(frozen=True, slots=True)
+class _Sides:
+    """A candidate pair of side edges, with the bar's edges when found."""
+
+    left: Line
+    right: Line
+    bar: tuple[Line, Line] | None
+    rank: float
+
+
+@dataclass(slots=True)
+class _Candidate:
+    sides: _Sides
+    top: Line
+    bottom: Line
+    corners: Corners
+    score: FieldScore = field(compare=False)
+
+
+def find_field(frame: Image, profile: BoardProfile = TOURNAMENT,
+               config: AutoConfig | None = None) -> AutoResult:
+    """The playing field's corners in ``frame`` (BGR or grey), found without markers.
+
+    Raises :class:`BoardNotFoundError` saying why when no candidate passes.
+    """
+    config = config or AutoConfig()
+    value, scale = _working_value(frame, config)
+    height, width = value.shape
+    sep = max(2, round(config.separation * max(height, width)))
+
+    rising = edge_pixels(value, "upright", True, config.min_edge)
+    falling = edge_pixels(value, "upright", False, config.min_edge)
+    rise_lines = _lines(rising, width, height / 2.0, "upright", config, sep)
+    fall_lines = _lines(falling, width, height / 2.0, "upright", config, sep)
+    sides = _side_pairs(rise_lines, fall_lines, profile, config, width, height)
+    if not sides:
+        raise BoardNotFoundError("board not found: no field outline (no two long upright "
+                                 "edges far enough apart)")
+
+    tops_all = edge_pixels(value, "lying", True, config.min_edge)
+    bottoms_all = edge_pixels(value, "lying", False, config.min_edge)
+    candidates: list[_Candidate] = []
+    for pair in sides[:config.structures]:
+        # The top edge lies above the middle of the side edges, the bottom edge below:
+        # the outer edges of the rails, of the same polarities, lie beyond them.
+        reaches = _reaches(pair, rising, falling)
+        if not reaches:
+            continue
+        high, low = min(r.top for r in reaches), max(r.bottom for r in reaches)
+        middle, tol = 0.5 * (high + low), config.end_tolerance * (low - high)
+        upper = _between(tops_all, pair, config)
+        lower = _between(bottoms_all, pair, config)
+        upper = upper.select(upper.across < middle)
+        lower = lower.select(lower.across > middle)
+        tops = _strong([t for t in _lines(upper, height, width / 2.0, "lying", config, sep,
+                                          config.row_candidates)
+                        if _ends_at(t, reaches, True, tol)], config)
+        bottoms = _strong([b for b in _lines(lower, height, width / 2.0, "lying", config, sep,
+                                             config.row_candidates)
+                           if _ends_at(b, reaches, False, tol)], config)
+        for top in tops:
+            for bottom in bottoms:
+                corners = _corners(pair.left, top, pair.right, bottom)
+                if corners is None or not _plausible(corners, profile, config):
+                    continue
+                candidates.append(_Candidate(pair, top, bottom, corners,
+                                             score_field(value, corners, profile)))
+    if not candidates:
+        raise BoardNotFoundError("board not found: no field outline (no top and bottom edge "
+                                 "fit the side edges)")
+    best = max(candidates, key=lambda c: c.score.total)
+    result = _refine(best, value, rising, falling, tops_all, bottoms_all, profile, config)
+    _accept(result, config, width, height)
+    return AutoResult(_to_frame(result.corners, scale), result.score, result.support,
+                      result.bar_found)
+
+
+def _working_value(frame: Image, config: AutoConfig) -> tuple[Plane, float]:
+    """The brightest channel, shrunk to the working size and blurred; and the scale."""
+    if frame.ndim == 2:
+        value = frame
+    elif frame.ndim == 3 and frame.shape[2] in (3, 4):
+        value = frame[:, :, :3].max(axis=2)
+    else:
+        raise BoardNotFoundError(f"board not found: not an image (shape {frame.shape})")
+    height, width = value.shape
+    scale = min(1.0, config.work_size / max(height, width))
+    if scale < 1.0:
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        value = np.asarray(cv2.resize(value, size, interpolation=cv2.INTER_AREA),
+                           dtype=np.uint8)
+        scale = size[0] / width
+    blurred = cv2.GaussianBlur(value.astype(np.float32), (0, 0), config.blur_sigma)
+    # Stretch the levels so that edge thresholds mean the same in a dim room.
+    lo, hi = (float(v) for v in np.percentile(blurred[::4, ::4], config.stretch))
+    if hi - lo > 1.0:
+        blurred = np.clip((blurred - lo) * (255.0 / (hi - lo)), 0.0, 255.0)
+    return np.asarray(blurred, dtype=np.float32), scale
+
+
+def _lines(edges: EdgePixels, size: int, centre: float, orientation: Orientation,
+           config: AutoConfig, separation: int, count: int | None = None) -> list[Line]:
+    acc, slopes = hough(edges, size, centre, config.max_slope, config.slope_steps)
+    return peaks(acc, slopes, centre, orientation, count or config.line_candidates, separation)
+
+
+def _strong(lines: list[Line], config: AutoConfig) -> list[Line]:
+    """The lines with at least ``row_vote_ratio`` of the strongest one's votes."""
+    if not lines:
+        return []
+    least = config.row_vote_ratio * max(line.votes for line in lines)
+    return [line for line in lines if line.votes >= least]
+
+
+def _side_pairs(rise: list[Line], fall: list[Line], profile: BoardProfile, config: AutoConfig,
+                width: int, height: int) -> list[_Sides]:
+    """Left (rising) and right (falling) edge pairs, best first.
+
+    A pair gains the votes of the bar's edges when a falling and a rising line
+    sit where the profile puts the bar; a pair without them is kept, ranked by
+    its own votes only, for boards whose bar does not stand out.
+    """
+    mid = height / 2.0
+    pairs: list[_Sides] = []
+    for left in rise:
+        for right in fall:
+            x_left, x_right = float(left.across_at(mid)), float(right.across_at(mid))
+            span = x_right - x_left
+            if span < config.min_field_width * width:
+                continue
+            bar = None
+            if profile.bar_width >= 0.02:
+                tol = config.bar_tolerance * span
+                want_l = x_left + span * profile.bar_span[0]
+                want_r = x_left + span * profile.bar_span[1]
+                bl = [f for f in fall if abs(float(f.across_at(mid)) - want_l) <= tol]
+                br = [r for r in rise if abs(float(r.across_at(mid)) - want_r) <= tol]
+                if bl and br:
+                    bar = (max(bl, key=lambda ln: ln.votes), max(br, key=lambda ln: ln.votes))
+            rank = left.votes + right.votes + (sum(b.votes for b in bar) if bar else 0.0)
+            pairs.append(_Sides(left, right, bar, rank))
+    pairs.sort(key=lambda p: -p.rank)
+    return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """How far up and down the edge pixels of one upright line go."""
+
+    line: Line
+    top: float
+    bottom: float
+
+
+def _reaches(sides: _Sides, rising: EdgePixels, falling: EdgePixels) -> list[_Reach]:
+    """The reach of the side edges and the bar's edges (1st to 99th percentile row).
+
+    The field's side edges and the bar's edges run the field's full height and
+    stop where it stops (the rails beyond are plain), so they say where the top
+    and bottom edges must be, whatever lies beyond the rails.
+    """
+    lines = [(rising, sides.left), (falling, sides.right)]
+    if sides.bar is not None:
+        lines += [(falling, sides.bar[0]), (rising, sides.bar[1])]
+    out = []
+    for edges, line in lines:
+        rows = edges.along[near(edges, line, 1.5)]
+        if len(rows) >= 20:
+            top, bottom = (float(v) for v in np.percentile(rows, [1.0, 99.0]))
+            out.append(_Reach(line, top, bottom))
+    return out
+
+
+def _ends_at(row: Line, reaches: list[_Reach], top: bool, tol: float) -> bool:
+    """True when the upright edges end at ``row``: none goes more than ``tol`` beyond it,
+    and the one that goes furthest gets within ``tol`` of it."""
+    gaps = []
+    for reach in reaches:
+        cross = intersect(reach.line, row)
+        if cross is None:
+            return False
+        gaps.append(reach.top - cross[1] if top else cross[1] - reach.bottom)
+    return -tol <= min(gaps) <= tol
+
+
+def _between(edges: EdgePixels, sides: _Sides, config: AutoConfig) -> EdgePixels:
+    """Lying edge pixels between the two side edges, away from the corners and the bar."""
+    x, y = edges.along, edges.across
+    x_left, x_right = sides.left.across_at(y), sides.right.across_at(y)
+    span = x_right - x_left
+    margin = config.corner_margin * span
+    keep = (x > x_left + margin) & (x < x_right - margin)
+    if sides.bar is not None:
+        bar_l, bar_r = sides.bar[0].across_at(y), sides.bar[1].across_at(y)
+        keep &= (x < bar_l - margin) | (x > bar_r + margin)
+    return edges.select(keep)
+
+
+def _corners(left: Line, top: Line, right: Line, bottom: Line) -> Corners | None:
+    points = [intersect(left, top), intersect(top, right), intersect(right, bottom),
+              intersect(bottom, left)]
+    if any(p is None for p in points):
+        return None
+    tl, tr, br, bl = (p for p in points if p is not None)
+    return Corners(tl, tr, br, bl)
+
+
+def _plausible(corners: Corners, profile: BoardProfile, config: AutoConfig) -> bool:
+    """Top above bottom and an aspect near the profile's."""
+    tl, tr, br, bl = (np.array(p) for p in corners.as_list())
+    width = 0.5 * (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl))
+    height = 0.5 * (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr))
+    if bl[1] <= tl[1] or br[1] <= tr[1] or height < 1.0:
+        return False
+    aspect = float(width / height)
+    return abs(aspect / profile.field_aspect - 1.0) <= config.aspect_tolerance
+
+
+@dataclass(frozen=True, slots=True)
+class _Refined:
+    corners: Corners
+    score: FieldScore
+    support: tuple[float, float, float, float]
+    bar_found: bool
+
+
+def _refine(best: _Candidate, value: Plane, rising: EdgePixels, falling: EdgePixels,
+            tops: EdgePixels, bottoms: EdgePixels, profile: BoardProfile,
+            config: AutoConfig) -> _Refined:
+    """Refit the four lines to their own edge pixels (sub-pixel) and re-score."""
+    sides = best.sides
+    top_px, bottom_px = _between(tops, sides, config), _between(bottoms, sides, config)
+    left_px = _span(rising, best.top, best.bottom, config)
+    right_px = _span(falling, best.top, best.bottom, config)
+    band = config.fit_band
+    left = fit(left_px, sides.left, band) or sides.left
+    right = fit(right_px, sides.right, band) or sides.right
+    top = fit(top_px, best.top, band) or best.top
+    bottom = fit(bottom_px, best.bottom, band) or best.bottom
+    corners = _corners(left, top, right, bottom) or best.corners
+    support = (_support(top_px, top, corners.top_left[0], corners.top_right[0]),
+               _support(right_px, right, corners.top_right[1], corners.bottom_right[1]),
+               _support(bottom_px, bottom, corners.bottom_left[0], corners.bottom_right[0]),
+               _support(left_px, left, corners.top_left[1], corners.bottom_left[1]))
+    return _Refined(corners, score_field(value, corners, profile), support,
+                    sides.bar is not None)
+
+
+def _span(edges: EdgePixels, top: Line, bottom: Line, config: AutoConfig) -> EdgePixels:
+    """Upright edge pixels between the top and bottom lines, away from the corners."""
+    x, y = edges.across, edges.along
+    y_top, y_bottom = top.across_at(x), bottom.across_at(x)
+    margin = config.corner_margin * (y_bottom - y_top)
+    return edges.select((y > y_top + margin) & (y < y_bottom - margin))
+
+
+def _support(edges: EdgePixels, line: Line, start: float, end: float) -> float:
+    """Part of the side from ``start`` to ``end`` (along) with an edge pixel on ``line``."""
+    length = abs(end - start)
+    if length < 1.0:
+        return 0.0
+    on = edges.along[near(edges, line, 1.0)]
+    return min(1.0, len(np.unique(np.round(on))) / length)
+
+
+def _accept(found: _Refined, config: AutoConfig, width: int, height: int) -> None:
+    """Raise :class:`BoardNotFoundError` unless every check passes."""
+    s = found.score
+    problems = []
+    if s.contrast < config.min_contrast:
+        problems.append(f"too little contrast ({s.contrast:.0f} grey levels)")
+    if s.total < config.min_score:
+        problems.append(f"field score {s.total:.2f} < {config.min_score}")
+    if s.light < config.min_light:
+        problems.append(f"field not light ({s.light:.2f})")
+    if s.outside > config.max_outside:
+        problems.append(f"no dark rails around it ({s.outside:.2f})")
+    if s.bar > config.max_bar:
+        problems.append(f"no dark bar ({s.bar:.2f})")
+    if s.points < config.min_points:
+        problems.append(f"no pattern of points ({s.points:.2f})")
+    weakest = min(found.support)
+    if weakest < config.min_support:
+        problems.append(f"a side with too little edge ({weakest:.2f})")
+    slack_x, slack_y = config.max_outside_image * width, config.max_outside_image * height
+    if any(not (-slack_x <= x <= width - 1 + slack_x and -slack_y <= y <= height - 1 + slack_y)
+           for x, y in found.corners.as_list()):
+        problems.append("a corner outside the frame")
+    if problems:
+        raise FieldRejectedError("board not found: the best field outline fails: "
+                                 + "; ".join(problems), s, found.support)
+
+
+def _to_frame(corners: Corners, scale: float) -> Corners:
+    """Working-image pixels back to frame pixels (pixel centres at integers)."""
+    if scale == 1.0:
+        return corners
+
+    def back(p: tuple[float, float]) -> tuple[float, float]:
+        return ((p[0] + 0.5) / scale - 0.5, (p[1] + 0.5) / scale - 0.5)
+
+    return Corners(*(back(p) for p in corners.as_list()))
