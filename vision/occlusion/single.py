@@ -54,7 +54,7 @@ class OcclusionConfig:
     """Width of the rectified field the checker stage runs at here when no checkers are
     passed in (passed-in checkers carry the width they were measured at)."""
     own_circles: DetectConfig | None = field(default_factory=lambda: DetectConfig(
-        accumulator=14.0, rim_support=0.35))
+        accumulator=14.0, rim_score=0.4))
     """A second, more permissive circle search of checker size, whose circles are taken as
     explained too (None: none).  The checker stage refuses doubtful circles, rightly for a
     count, but a checker it missed (brown on a brown point) is not a hand; hands and
