@@ -156,7 +156,7 @@ def judge_command(before_id: str, after_id: str, die1: int, die2: int, as_json: 
 @click.option("--acey-deucey-doubles-stake", is_flag=True,
               help="Acey-Deucey: the stake doubles at every acey-deucey.")
 @click.option("--verbose", "-v", is_flag=True, help="Print every event.")
-def selfplay(  # noqa: PLR0917 - one parameter per option
+def selfplay(
     seed: int, length: int, variant: str, export: str | None, automatic_doubles: str,
     backgammon: str, crawford: bool, acey_deucey_doubles_stake: bool, verbose: bool,
 ) -> None:
@@ -172,6 +172,76 @@ def selfplay(  # noqa: PLR0917 - one parameter per option
         automatic_doubles=automatic_doubles, backgammon=int(backgammon), crawford=crawford,
         acey_deucey_doubles_stake=acey_deucey_doubles_stake, verbose=verbose, echo=click.echo,
     )
+
+
+@main.command("read-image")
+@click.argument("image", type=click.Path(dir_okay=False))
+@click.option("--corners", help='The field\'s corners in pixels: "x,y x,y x,y x,y" '
+              "(top-left, top-right, bottom-right, bottom-left).")
+@click.option("--calibration", "calibration", type=click.Path(dir_okay=False),
+              help="A saved calibration (bgref calibrate --save) instead of finding the field.")
+@click.option("--config", "config", type=click.Path(dir_okay=False),
+              help="Vision settings (JSON); defaults otherwise.")
+def read_image_command(image: str, corners: str | None, calibration: str | None,
+                       config: str | None) -> None:
+    """Read checkers, bar, dice, cube and hands in one image; print schema-1 JSON.
+
+    Without --corners or --calibration the field is found by its markers,
+    else automatically; "board_found": false when it cannot be.
+    """
+    from controller.commands.vision_cmds import read_image
+
+    read_image(image, corners, config, calibration)
+
+
+@main.command("read-dice")
+@click.argument("image", type=click.Path(dir_okay=False))
+def read_dice(image: str) -> None:
+    """Find and read every die in any photo (no board needed); print JSON."""
+    from controller.commands.vision_cmds import read_dice_command
+
+    read_dice_command(image)
+
+
+@main.command("watch")
+@click.option("--camera", "camera", default="synthetic", show_default=True,
+              help="picamera2[:N], a USB index, /dev/videoN, rtsp://..., file:VIDEO, "
+                   "dir:FRAMES, image:FILE or synthetic[:seed=S].")
+@click.option("--corners", help='The field\'s corners in pixels: "x,y x,y x,y x,y".')
+@click.option("--calibration", "calibration", type=click.Path(dir_okay=False),
+              help="A saved calibration file.")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Vision settings.")
+@click.option("--max-frames", type=click.IntRange(min=1), help="Stop after this many frames.")
+@click.option("--every-frame", is_flag=True,
+              help="Print every frame's observation, not only stable states.")
+def watch_command(camera: str, corners: str | None, calibration: str | None,
+                  config: str | None, max_frames: int | None, every_frame: bool) -> None:
+    """Print stabilised board observations as JSON lines (status on stderr)."""
+    from controller.commands.vision_cmds import watch
+
+    watch(camera, corners, calibration, config, max_frames, every_frame)
+
+
+@main.command("markers")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False),
+              help="FILE.pdf or FILE.svg")
+def markers_command(out: str) -> None:
+    """Write the printable ArUco marker sheet for calibrating a board."""
+    from controller.commands.vision_cmds import markers
+
+    markers(out)
+
+
+@main.command("calibrate")
+@click.argument("image", type=click.Path(dir_okay=False))
+@click.option("--corners", help='The field\'s corners in pixels: "x,y x,y x,y x,y".')
+@click.option("--save", type=click.Path(dir_okay=False), help="Save the calibration here.")
+@click.option("--config", "config", type=click.Path(dir_okay=False), help="Vision settings.")
+def calibrate_cmd(image: str, corners: str | None, save: str | None, config: str | None) -> None:
+    """Find the playing field in an image (markers, else automatic); exit 1 if not found."""
+    from controller.commands.vision_cmds import calibrate_command
+
+    calibrate_command(image, corners, save, config)
 
 
 @main.command()

@@ -1,0 +1,128 @@
+"""The whole per-frame pipeline: a camera frame in, an :class:`Observation` out.
+
+Stages, in order: calibration (given, or markers, or the automatic search),
+rectification, checkers, occlusion (a single image, or a tracker with a
+background for a stream), dice, cube.  Each stage is usable on its own; this
+class only threads one frame through them and keeps what a stream needs
+between frames (the calibration, the occlusion background, the learned
+checker colours).
+"""
+
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import Calibration, calibrate
+from vision.camera.base import Still
+from vision.checkers.colours import ColourModel
+from vision.checkers.count import CheckerCount
+from vision.checkers.reader import read_checkers
+from vision.config import VisionConfig
+from vision.cube import find_cube
+from vision.dice.board import read_board_dice
+from vision.errors import BoardNotFoundError, ImageError
+from vision.observation import Observation
+from vision.occlusion.single import detect_occlusion
+from vision.occlusion.tracker import OcclusionTracker
+from vision.rectify import FieldMap
+
+Image = npt.NDArray[np.uint8]
+
+
+class BoardReader:
+    """Reads observations from the frames of one camera (or from single images).
+
+    With ``stream=True`` the occlusion stage keeps a background of the board
+    learned from clear frames; without it every frame is judged alone, as
+    ``bgref read-image`` does.
+    """
+
+    def __init__(self, config: VisionConfig | None = None,
+                 calibration: Calibration | None = None, *, stream: bool = False,
+                 colours: ColourModel | None = None) -> None:
+        self.config = config or VisionConfig()
+        self.calibration = calibration
+        self.stream = stream
+        self.colours = colours
+        self._tracker: OcclusionTracker | None = None
+
+    def read(self, frame: Image, *, t: float | None = None,
+             still: Still | None = None) -> Observation:
+        """What ``frame`` shows.  ``still``: a higher-resolution capture of the
+        whole view for reading small dice (see :meth:`Camera.capture_high_res`)."""
+        _check_frame(frame)
+        calibration = self._calibration_for(frame)
+        if calibration is None:
+            return Observation(board_found=False, t=t)
+        field_map = calibration.field_map()
+        profile = calibration.profile
+        cfg = self.config
+        rectified = field_map.rectify(frame, profile, cfg.field_width)
+        checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
+        if self.stream:
+            if self._tracker is None:
+                self._tracker = OcclusionTracker(field_map, profile, cfg.tracker)
+            occlusion = self._tracker.update(frame, checkers)
+        else:
+            occlusion = detect_occlusion(frame, field_map, profile, checkers, cfg.occlusion)
+        hires, scale = _whole_view(still, frame)
+        dice = read_board_dice(frame, field_map, profile, hires=hires, scale=scale,
+                               checker_mask=checker_mask(checkers, field_map, frame.shape[:2]),
+                               config=cfg.dice)
+        cube = find_cube(frame, field_map, profile, cfg.cube)
+        return Observation(board_found=True, corners=calibration.corners,
+                           points=checkers.points, bar=checkers.bar, off=None,
+                           dice=dice, cube=cube, occluded=occlusion.occluded, t=t)
+
+    def _calibration_for(self, frame: Image) -> Calibration | None:
+        height, width = frame.shape[:2]
+        if self.calibration is not None:
+            if self.calibration.image_size != (width, height):
+                self.calibration = self.calibration.scaled_to(width, height)
+                self._tracker = None
+            return self.calibration
+        try:
+            found = calibrate(frame, self.config.calibration)
+        except BoardNotFoundError:
+            return None
+        if self.stream:
+            self.calibration = found
+        return found
+
+
+def checker_mask(checkers: CheckerCount, field_map: FieldMap,
+                 shape: tuple[int, ...]) -> npt.NDArray[np.uint8]:
+    """Where the checkers are, in camera pixels (255 inside a checker)."""
+    mask = np.zeros(shape[:2], dtype=np.uint8)
+    width, height = checkers.size
+    if not width or not height:
+        return mask
+    angles = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
+    for placed in checkers.placed:
+        c = placed.circle
+        outline = [field_map.image_point((c.x + c.radius * math.cos(a)) / width,
+                                         (c.y + c.radius * math.sin(a)) / height)
+                   for a in angles]
+        polygon = np.array([[round(x), round(y)] for x, y in outline], dtype=np.int32)
+        cv2.fillPoly(mask, [polygon], 255)
+    return mask
+
+
+def _whole_view(still: Still | None, frame: Image) -> tuple[Image | None, float]:
+    """A still of the whole view as the dice stage takes it (image, scale)."""
+    if still is None:
+        return None, 1.0
+    height, width = frame.shape[:2]
+    x, y, w, h = still.region
+    if (x, y, w, h) != (0, 0, width, height):
+        return None, 1.0  # a crop: the dice stage reads whole views only
+    return still.image, float(still.scale[0])
+
+
+def _check_frame(frame: object) -> None:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise ImageError("a frame is an 8-bit image array")
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.shape[0] < 64 or frame.shape[1] < 64:
+        raise ImageError(f"a frame is a BGR image of at least 64x64 pixels, not {frame.shape}")
