@@ -10,10 +10,12 @@ channel of the frame (so red points count as bright as the light field):
    (falling then rising) and its right edge (falling), with the bar centred
    and as wide as the profile says.  Pairs of side edges are ranked by how
    well that pattern is met; point flanks and checker stacks rarely meet it.
-2. **Lying edges.**  Between a pair of side edges, the top edge is the
-   strongest nearly horizontal dark-above-light edge, the bottom edge the
-   strongest light-above-dark one.  Only a few candidates of each are kept:
-   rows of checkers resting against a rail make lines too.
+2. **Lying edges.**  Between a pair of side edges, the top edge is a strong
+   nearly horizontal dark-above-light edge, the bottom edge a strong
+   light-above-dark one, and both lie where the side and bar edges end (the
+   outer edges of the rails, with the same polarities, lie beyond that).  A
+   few candidates of each are kept: rows of checkers resting against a rail
+   make lines too.
 3. **The field model decides** (:mod:`vision.calibration.fieldmodel`): of
    every combination, the one whose inside looks most like the profile's
    field (dark bar, alternating points, light middle, dark rails outside).
@@ -31,7 +33,7 @@ degrees; a board filling less than a fifth of the frame's width is not
 looked for.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -149,13 +151,27 @@ class _Sides:
     rank: float
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Candidate:
     sides: _Sides
     top: Line
     bottom: Line
     corners: Corners
-    score: FieldScore = field(compare=False)
+    score: FieldScore
+
+
+@dataclass(frozen=True, slots=True)
+class _Edges:
+    """The frame's edge pixels by orientation and polarity (light on the named side)."""
+
+    rising: EdgePixels
+    """Upright, light on the right: the field's left edge, the bar's right edge."""
+    falling: EdgePixels
+    """Upright, light on the left: the field's right edge, the bar's left edge."""
+    tops: EdgePixels
+    """Lying, light below: the field's top edge."""
+    bottoms: EdgePixels
+    """Lying, light above: the field's bottom edge."""
 
 
 def find_field(frame: Image, profile: BoardProfile = TOURNAMENT,
@@ -168,52 +184,58 @@ def find_field(frame: Image, profile: BoardProfile = TOURNAMENT,
     value, scale = _working_value(frame, config)
     height, width = value.shape
     sep = max(2, round(config.separation * max(height, width)))
-
-    rising = edge_pixels(value, "upright", True, config.min_edge)
-    falling = edge_pixels(value, "upright", False, config.min_edge)
-    rise_lines = _lines(rising, width, height / 2.0, "upright", config, sep)
-    fall_lines = _lines(falling, width, height / 2.0, "upright", config, sep)
+    edges = _Edges(edge_pixels(value, "upright", True, config.min_edge),
+                   edge_pixels(value, "upright", False, config.min_edge),
+                   edge_pixels(value, "lying", True, config.min_edge),
+                   edge_pixels(value, "lying", False, config.min_edge))
+    rise_lines = _lines(edges.rising, width, height / 2.0, "upright", config, sep)
+    fall_lines = _lines(edges.falling, width, height / 2.0, "upright", config, sep)
     sides = _side_pairs(rise_lines, fall_lines, profile, config, width, height)
     if not sides:
         raise BoardNotFoundError("board not found: no field outline (no two long upright "
                                  "edges far enough apart)")
-
-    tops_all = edge_pixels(value, "lying", True, config.min_edge)
-    bottoms_all = edge_pixels(value, "lying", False, config.min_edge)
-    candidates: list[_Candidate] = []
-    for pair in sides[:config.structures]:
-        # The top edge lies above the middle of the side edges, the bottom edge below:
-        # the outer edges of the rails, of the same polarities, lie beyond them.
-        reaches = _reaches(pair, rising, falling)
-        if not reaches:
-            continue
-        high, low = min(r.top for r in reaches), max(r.bottom for r in reaches)
-        middle, tol = 0.5 * (high + low), config.end_tolerance * (low - high)
-        upper = _between(tops_all, pair, config)
-        lower = _between(bottoms_all, pair, config)
-        upper = upper.select(upper.across < middle)
-        lower = lower.select(lower.across > middle)
-        tops = _strong([t for t in _lines(upper, height, width / 2.0, "lying", config, sep,
-                                          config.row_candidates)
-                        if _ends_at(t, reaches, True, tol)], config)
-        bottoms = _strong([b for b in _lines(lower, height, width / 2.0, "lying", config, sep,
-                                             config.row_candidates)
-                           if _ends_at(b, reaches, False, tol)], config)
-        for top in tops:
-            for bottom in bottoms:
-                corners = _corners(pair.left, top, pair.right, bottom)
-                if corners is None or not _plausible(corners, profile, config):
-                    continue
-                candidates.append(_Candidate(pair, top, bottom, corners,
-                                             score_field(value, corners, profile)))
+    candidates = [candidate for pair in sides[:config.structures]
+                  for candidate in _candidates(pair, value, edges, profile, config, sep)]
     if not candidates:
         raise BoardNotFoundError("board not found: no field outline (no top and bottom edge "
                                  "fit the side edges)")
     best = max(candidates, key=lambda c: c.score.total)
-    result = _refine(best, value, rising, falling, tops_all, bottoms_all, profile, config)
+    result = _refine(best, value, edges, profile, config)
     _accept(result, config, width, height)
     return AutoResult(_to_frame(result.corners, scale), result.score, result.support,
                       result.bar_found)
+
+
+def _candidates(pair: _Sides, value: Plane, edges: _Edges, profile: BoardProfile,
+                config: AutoConfig, sep: int) -> list[_Candidate]:
+    """Every plausible top and bottom edge for a pair of side edges, scored."""
+    height, width = value.shape
+    reaches = _reaches(pair, edges.rising, edges.falling)
+    if not reaches:
+        return []
+    # The top edge lies above the middle of the side edges, the bottom edge below; both
+    # lie where the side edges end (the outer edges of the rails, of the same
+    # polarities, lie beyond them).
+    high, low = min(r.top for r in reaches), max(r.bottom for r in reaches)
+    middle, tol = 0.5 * (high + low), config.end_tolerance * (low - high)
+    upper = _between(edges.tops, pair, config)
+    lower = _between(edges.bottoms, pair, config)
+    upper = upper.select(upper.across < middle)
+    lower = lower.select(lower.across > middle)
+    tops = _strong([t for t in _lines(upper, height, width / 2.0, "lying", config, sep,
+                                      config.row_candidates)
+                    if _ends_at(t, reaches, True, tol)], config)
+    bottoms = _strong([b for b in _lines(lower, height, width / 2.0, "lying", config, sep,
+                                         config.row_candidates)
+                       if _ends_at(b, reaches, False, tol)], config)
+    out = []
+    for top in tops:
+        for bottom in bottoms:
+            corners = _corners(pair.left, top, pair.right, bottom)
+            if corners is not None and _plausible(corners, profile, config):
+                out.append(_Candidate(pair, top, bottom, corners,
+                                      score_field(value, corners, profile)))
+    return out
 
 
 def _working_value(frame: Image, config: AutoConfig) -> tuple[Plane, float]:
@@ -365,14 +387,14 @@ class _Refined:
     bar_found: bool
 
 
-def _refine(best: _Candidate, value: Plane, rising: EdgePixels, falling: EdgePixels,
-            tops: EdgePixels, bottoms: EdgePixels, profile: BoardProfile,
+def _refine(best: _Candidate, value: Plane, edges: _Edges, profile: BoardProfile,
             config: AutoConfig) -> _Refined:
     """Refit the four lines to their own edge pixels (sub-pixel) and re-score."""
     sides = best.sides
-    top_px, bottom_px = _between(tops, sides, config), _between(bottoms, sides, config)
-    left_px = _span(rising, best.top, best.bottom, config)
-    right_px = _span(falling, best.top, best.bottom, config)
+    top_px = _between(edges.tops, sides, config)
+    bottom_px = _between(edges.bottoms, sides, config)
+    left_px = _span(edges.rising, best.top, best.bottom, config)
+    right_px = _span(edges.falling, best.top, best.bottom, config)
     band = config.fit_band
     left = fit(left_px, sides.left, band) or sides.left
     right = fit(right_px, sides.right, band) or sides.right
