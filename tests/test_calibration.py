@@ -18,6 +18,7 @@ from tests.shared_data import shared_file
 from vision.calibration import (
     NOT_FOUND,
     ArucoApi,
+    AutoConfig,
     Calibration,
     CalibrationConfig,
     MarkerLayout,
@@ -40,7 +41,7 @@ from vision.calibration.markers import (
 )
 from vision.calibration.scene import render
 from vision.calibration.sheet import _pdf_string, sheet_shapes, to_pdf
-from vision.errors import BoardNotFoundError, CalibrationError
+from vision.errors import BoardNotFoundError, CalibrationError, ConfigError
 from vision.observation import Corners
 from vision.profile import TOURNAMENT, BoardProfile
 
@@ -527,9 +528,13 @@ def test_cli_finds_saves_and_fails_as_documented(tmp_path: Path,
     assert (tmp_path / "m.svg").read_text().startswith("<?xml")
 
 
-def test_a_layout_with_a_bad_configuration_is_refused() -> None:
-    with pytest.raises(CalibrationError, match="four different IDs"):
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ConfigError, match="four different IDs"):
         MarkerLayout(ids=(0, 1, 1, 3))
-    with pytest.raises(CalibrationError, match="marker_mm"):
+    with pytest.raises(ConfigError, match="marker_mm"):
         MarkerLayout(marker_mm=2.0)
+    with pytest.raises(ConfigError, match="stretch"):
+        AutoConfig(stretch=(99.0, 1.0))
+    with pytest.raises(ConfigError, match="has 5 x 5 cells, but bits is 4"):
+        sheet_shapes(MarkerLayout(dictionary="DICT_5X5_50"))
     assert MarkerConfig().layout.offset == pytest.approx(1 / 6)

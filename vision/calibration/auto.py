@@ -51,7 +51,7 @@ from vision.calibration.lines import (
     near,
     peaks,
 )
-from vision.errors import BoardNotFoundError
+from vision.errors import BoardNotFoundError, ConfigError
 from vision.observation import Corners
 from vision.profile import TOURNAMENT, BoardProfile
 
@@ -113,6 +113,21 @@ class AutoConfig:
     """Least part of each side's length carrying edge pixels on the fitted line."""
     max_outside_image: float = 0.01
     """How far (fraction of the image size) a corner may lie outside the frame."""
+
+    def __post_init__(self) -> None:
+        checks = (
+            (160 <= self.work_size <= 8192, "work_size between 160 and 8192"),
+            (0.0 <= self.stretch[0] < self.stretch[1] <= 100.0,
+             "stretch: two percentiles, low < high"),
+            (0.0 < self.max_slope <= 0.5, "max_slope between 0 and 0.5"),
+            (self.slope_steps >= 3 and self.line_candidates >= 2 and self.structures >= 1
+             and self.row_candidates >= 1, "at least 3 slopes, 2 lines, 1 structure, 1 row"),
+            (0.0 < self.min_field_width < 1.0, "min_field_width between 0 and 1"),
+            (0.0 <= self.min_score <= 1.0, "min_score between 0 and 1"),
+        )
+        for ok, text in checks:
+            if not ok:
+                raise ConfigError(f"auto calibration: {text}")
 
 
 class FieldRejectedError(BoardNotFoundError):

@@ -26,14 +26,14 @@ observation numbers points as the camera sees them).  See
 
 import math
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.calibration.aruco_compat import ArucoApi, DetectorSettings, Quad
-from vision.errors import CalibrationError
+from vision.errors import CalibrationError, ConfigError
 from vision.observation import Corners, Pixel
 
 Image = npt.NDArray[np.uint8]
@@ -63,12 +63,15 @@ class MarkerLayout:
     square's inner corner and the field corner along each edge."""
 
     def __post_init__(self) -> None:
-        if len(set(self.ids)) != 4 or any(i < 0 for i in self.ids):
-            raise CalibrationError(f"marker layout: four different IDs needed, not {self.ids}")
+        if len(self.ids) != 4 or len(set(self.ids)) != 4 or any(i < 0 for i in self.ids):
+            raise ConfigError(f"marker layout: four different IDs needed, not {self.ids}")
+        if not 3 <= self.bits <= 7:
+            raise ConfigError(f"marker layout: bits between 3 and 7, not {self.bits}")
         if not 5.0 <= self.marker_mm <= 100.0:
-            raise CalibrationError("marker layout: marker_mm between 5 and 100")
+            raise ConfigError(f"marker layout: marker_mm between 5 and 100, not {self.marker_mm}")
         if not 0.5 <= self.margin_cells <= 4.0:
-            raise CalibrationError("marker layout: margin_cells between 0.5 and 4")
+            raise ConfigError("marker layout: margin_cells between 0.5 and 4, not "
+                              f"{self.margin_cells}")
 
     @property
     def cells(self) -> int:
@@ -141,7 +144,7 @@ def detect_markers(frame: Image, config: MarkerConfig | None = None,
     api = api or ArucoApi()
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     gray = np.asarray(gray, dtype=np.uint8)
-    dictionary = api.dictionary(config.layout.dictionary)
+    dictionary = layout_dictionary(api, config.layout)
     found = api.detect(gray, dictionary, config.detector)
     wanted = set(config.layout.ids)
     if config.refine_edges:
@@ -213,6 +216,16 @@ def _cross(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> Floats | N
         return None
     t = np.linalg.solve(matrix, np.array([b[2] - a[2], b[3] - a[3]], dtype=np.float64))
     return np.array([a[2] + t[0] * a[0], a[3] + t[0] * a[1]], dtype=np.float64)
+
+
+def layout_dictionary(api: ArucoApi, layout: MarkerLayout) -> Any:
+    """The layout's ArUco dictionary; :class:`ConfigError` if its cells disagree with
+    ``layout.bits`` (the offset to the field corner is counted in cells)."""
+    dictionary = api.dictionary(layout.dictionary)
+    if int(dictionary.markerSize) != layout.bits:
+        raise ConfigError(f"marker layout: {layout.dictionary} has {dictionary.markerSize} x "
+                          f"{dictionary.markerSize} cells, but bits is {layout.bits}")
+    return dictionary
 
 
 def corners_from_markers(markers: list[DetectedMarker],

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.calibration.aruco_compat import ArucoApi
-from vision.calibration.markers import DEFAULT_LAYOUT, MarkerLayout
+from vision.calibration.markers import DEFAULT_LAYOUT, MarkerLayout, layout_dictionary
 from vision.observation import Corners
 from vision.profile import TOURNAMENT, BoardProfile
 
@@ -156,7 +156,7 @@ def _markers(plane: Image, layout: MarkerLayout, field_box: tuple[int, int, int,
     x0, y0, x1, y1 = field_box
     cell = round(layout.cell_mm * PX_PER_MM)
     margin = round(layout.margin_cells * cell)
-    dictionary = api.dictionary(layout.dictionary)
+    dictionary = layout_dictionary(api, layout)
     tile_px = layout.cells * cell + 2 * margin
     # Top-left pixel of each tile: diagonally outside its corner.
     origins = [(x0 - tile_px, y0 - tile_px), (x1, y0 - tile_px), (x1, y1), (x0 - tile_px, y1)]
@@ -183,7 +183,7 @@ def paste_markers(frame: Image, field_to_image: npt.NDArray[np.float64], field_m
     """
     api = api or ArucoApi()
     rng = np.random.default_rng(seed)
-    dictionary = api.dictionary(layout.dictionary)
+    dictionary = layout_dictionary(api, layout)
     width, height = field_mm, field_mm / field_aspect
     tile, scale = layout.tile_mm, 10.0  # tiles drawn at 10 px per mm, then warped
     origins = [(-tile, -tile), (width, -tile), (width, height), (-tile, height)]

@@ -24,7 +24,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.calibration.aruco_compat import ArucoApi
-from vision.calibration.markers import CORNER_NAMES, DEFAULT_LAYOUT, MarkerLayout
+from vision.calibration.markers import (
+    CORNER_NAMES,
+    DEFAULT_LAYOUT,
+    MarkerLayout,
+    layout_dictionary,
+)
 from vision.calibration.store import write_atomic
 from vision.errors import CalibrationError
 
@@ -118,7 +123,7 @@ def sheet_shapes(layout: MarkerLayout = DEFAULT_LAYOUT,
     shapes += [Text(fx + 30, fy + field_h / 2 - 3, 4.0, "playing field", bold=True),
                Text(fx + 12, fy + field_h / 2 + 3, 3.0, "(inside the rails; not to scale)"),
                Text(fx + 8, fy + field_h / 2 + 9, 3.0, "each tile touches a field corner")]
-    dictionary = api.dictionary(layout.dictionary)
+    dictionary = layout_dictionary(api, layout)
     origins = [(fx - tile, fy - tile), (fx + field_w, fy - tile),
                (fx + field_w, fy + field_h), (fx - tile, fy + field_h)]
     for marker_id, name, (ox, oy) in zip(layout.ids, CORNER_NAMES, origins, strict=True):
