@@ -16,6 +16,7 @@ from vision.config_io import load
 from vision.cube import CubeConfig
 from vision.dice.board import BoardDiceConfig
 from vision.errors import ConfigError
+from vision.motion import MotionConfig
 from vision.occlusion.single import OcclusionConfig
 from vision.occlusion.tracker import TrackerConfig
 from vision.stabiliser import StabiliserConfig
@@ -35,6 +36,8 @@ class VisionConfig:
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
     stabiliser: StabiliserConfig = field(default_factory=StabiliserConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
+    motion: MotionConfig = field(default_factory=MotionConfig)
+    """Streams only: frames with no change since the last full read reuse its result."""
 
     def __post_init__(self) -> None:
         if not 160 <= self.field_width <= 2048:

@@ -9,6 +9,7 @@ checker colours).
 """
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -23,6 +24,7 @@ from vision.config import VisionConfig
 from vision.cube import find_cube
 from vision.dice.board import read_board_dice
 from vision.errors import BoardNotFoundError, ImageError
+from vision.motion import MotionGate
 from vision.observation import Observation
 from vision.occlusion.single import detect_occlusion
 from vision.occlusion.tracker import OcclusionTracker
@@ -47,12 +49,23 @@ class BoardReader:
         self.stream = stream
         self.colours = colours
         self._tracker: OcclusionTracker | None = None
+        self._gate = MotionGate(self.config.motion)
+        self._last: Observation | None = None
 
     def read(self, frame: Image, *, t: float | None = None,
              still: Still | None = None) -> Observation:
         """What ``frame`` shows.  ``still``: a higher-resolution capture of the
         whole view for reading small dice (see :meth:`Camera.capture_high_res`)."""
         _check_frame(frame)
+        if self.stream:
+            if not self._gate.changed(frame) and self._last is not None:
+                return replace(self._last, t=t)
+            observation = self._read(frame, t, still)
+            self._last = observation
+            return observation
+        return self._read(frame, t, still)
+
+    def _read(self, frame: Image, t: float | None, still: Still | None) -> Observation:
         calibration = self._calibration_for(frame)
         if calibration is None:
             return Observation(board_found=False, t=t)
@@ -82,6 +95,7 @@ class BoardReader:
             if self.calibration.image_size != (width, height):
                 self.calibration = self.calibration.scaled_to(width, height)
                 self._tracker = None
+                self._gate.reset()
             return self.calibration
         try:
             found = calibrate(frame, self.config.calibration)
