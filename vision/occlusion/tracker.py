@@ -20,7 +20,7 @@ Exposure changes (cameras adapt when an arm darkens the scene) are taken out
 by scaling lightness so the field surface keeps the background's median.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -125,8 +125,7 @@ class OcclusionTracker:
         lab = prepared.lab
         if background is not None:
             lab = _match_lightness(prepared, background.field_lightness, cfg.gain_limits)
-            prepared = Prepared(prepared.field, lab, prepared.labels, prepared.area,
-                                prepared.checkers, prepared.checker_area)
+            prepared = replace(prepared, lab=lab)
         analysis = analyse(prepared, None if background is None else background.appearance,
                            cfg.single)
         candidates = analysis.unexplained
@@ -178,7 +177,10 @@ class OcclusionTracker:
 
 
 def _distance(a: Floats, b: Floats) -> Floats:
-    return np.asarray(np.linalg.norm(a - b, axis=2), dtype=np.float32)
+    """Per-pixel Euclidean distance of two weighted-Lab images."""
+    difference = cv2.subtract(a, b)
+    squared = cv2.transform(cv2.multiply(difference, difference), np.ones((1, 3), np.float32))
+    return np.asarray(cv2.sqrt(squared), dtype=np.float32)
 
 
 def _field_lightness(prepared: Prepared) -> float:
