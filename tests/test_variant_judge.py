@@ -14,16 +14,12 @@ import random
 import pytest
 
 from controller.rules import Player, Position
+from controller.rules.faults import Fault
 from controller.rules.faults import FaultKind as K
 from controller.rules.judge import Verdict, judge
 from controller.rules.move import Play
 from controller.rules.variant import Variant, variant_start
-from controller.rules.variant_judge import (
-    VariantFault,
-    VariantFaultKind,
-    variant_judge,
-    variant_kinds,
-)
+from controller.rules.variant_judge import variant_judge
 from controller.rules.variant_moves import (
     format_variant_play,
     variant_legal_plays,
@@ -32,7 +28,6 @@ from controller.rules.variant_moves import (
 from tests.test_variant_moves import after, board
 
 DUTCH, ACEY, STANDARD = Variant.DUTCH, Variant.ACEY_DEUCEY, Variant.STANDARD
-V = VariantFaultKind
 
 
 def closest(verdict: Verdict) -> list[str]:
@@ -76,7 +71,7 @@ def test_dutch_moving_on_from_the_opening_entry() -> None:
     verdict = variant_judge(variant_start(DUTCH), after({14: 1}), 6, 5, DUTCH)
     assert not verdict.legal
     assert verdict.reasons == ("all 15 checkers must be entered before any checker moves on",)
-    assert variant_kinds(verdict) == (V.ENTER_ALL_FIRST,)
+    assert verdict.kinds == (K.ENTER_ALL_FIRST,)
     assert closest(verdict) == ["hand/20 hand/19"]
 
 
@@ -86,7 +81,7 @@ def test_dutch_moving_a_board_checker_instead_of_entering() -> None:
     checker in hand must enter first); both must enter on 19 and 20."""
     before = board({19: 5, 20: 5, 21: 3})
     verdict = variant_judge(before, after({19: 5, 20: 6, 21: 2, 15: 1}), 6, 5, DUTCH)
-    assert variant_kinds(verdict) == (V.ENTER_ALL_FIRST,)
+    assert verdict.kinds == (K.ENTER_ALL_FIRST,)
     assert closest(verdict)[0] == "hand/20 hand/19"
 
 
@@ -99,7 +94,7 @@ def test_dutch_blocked_entry_is_a_legal_dance_and_moving_is_not() -> None:
     stayed = variant_judge(before, before, 6, 5, DUTCH)
     assert stayed.legal and stayed.play == Play((), (6, 5))
     ran = variant_judge(before, after({22: 4, 23: 5, 24: 3, 18: 1, 17: 1}, theirs), 6, 5, DUTCH)
-    assert variant_kinds(ran) == (V.ENTER_ALL_FIRST,)
+    assert ran.kinds == (K.ENTER_ALL_FIRST,)
     assert closest(ran) == [""]
 
 
@@ -114,23 +109,24 @@ def test_dutch_early_hit() -> None:
     before = board({13: 15}, {9: 1})
     verdict = variant_judge(before, after({13: 13, 12: 1, 9: 1}, {"bar": 1}), 4, 1, DUTCH)
     assert not verdict.legal
-    assert variant_kinds(verdict) == (V.NO_EARLY_HIT,)
+    assert verdict.kinds == (K.NO_EARLY_HIT,)
     assert verdict.reasons == (
         "no hitting before a checker has reached the home board (a blot was hit on point 9)",)
     assert verdict.faults[0].points == (9,)
     assert closest(verdict) == ["13/8"]
 
 
-def test_a_variant_fault_shows_its_nearest_standard_kind() -> None:
-    """Callers that only know :class:`FaultKind` see the nearest standard kind: an
-    early hit lights its point as a blocked point would; a checker moving on
-    while one waits in hand is held back as one on the bar is."""
+def test_the_dutch_faults_have_their_own_kinds() -> None:
+    """The two Dutch-only rules are kinds of their own, plain :class:`Fault` values like
+    every other: an early hit lights the point of the hit; a checker moving on
+    while one waits in hand names no point."""
     before = board({13: 15}, {9: 1})
     early = variant_judge(before, after({13: 13, 12: 1, 9: 1}, {"bar": 1}), 4, 1, DUTCH)
-    assert early.kinds == (K.BLOCKED,)
-    assert isinstance(early.faults[0], VariantFault)
+    assert early.kinds == (K.NO_EARLY_HIT,)
+    assert type(early.faults[0]) is Fault and early.faults[0].points == (9,)
     moved_on = variant_judge(variant_start(DUTCH), after({14: 1}), 6, 5, DUTCH)
-    assert moved_on.kinds == (K.BAR_FIRST,)
+    assert moved_on.kinds == (K.ENTER_ALL_FIRST,)
+    assert type(moved_on.faults[0]) is Fault and moved_on.faults[0].points == ()
 
 
 def test_the_same_hit_is_legal_once_a_checker_is_home() -> None:
@@ -152,7 +148,7 @@ def test_acey_deucey_bar_first() -> None:
     theirs = {19: 2}
     before = board({"bar": 1, 13: 1}, theirs)
     verdict = variant_judge(before, after({"bar": 1, 20: 1, 7: 1}, theirs), 6, 5, ACEY)
-    assert variant_kinds(verdict) == (K.BAR_FIRST,)
+    assert verdict.kinds == (K.BAR_FIRST,)
     assert verdict.reasons == ("a checker on the bar must enter first",)
     assert sorted(closest(verdict)) == ["bar/14", "bar/20 13/7"]
 
@@ -164,7 +160,7 @@ def test_dutch_bar_before_hand() -> None:
     theirs = {19: 2}
     before = board({"bar": 1, 21: 13}, theirs)
     verdict = variant_judge(before, after({"bar": 1, 21: 13, 20: 1}, theirs), 6, 5, DUTCH)
-    assert variant_kinds(verdict) == (K.BAR_FIRST,)
+    assert verdict.kinds == (K.BAR_FIRST,)
     assert closest(verdict) == ["bar/20"]
 
 
@@ -176,7 +172,7 @@ def test_acey_deucey_one_die_entered() -> None:
     tur".  From all in hand, entering one checker on 19 leaves the 5 unplayed,
     and the 5 could still enter on 20."""
     verdict = variant_judge(variant_start(ACEY), after({19: 1}), 6, 5, ACEY)
-    assert variant_kinds(verdict) == (K.UNPLAYED_DIE,)
+    assert verdict.kinds == (K.UNPLAYED_DIE,)
     assert verdict.reasons == ("the 5 could be played and was not",)
 
 
@@ -203,7 +199,7 @@ def test_bearing_off_with_a_checker_in_hand() -> None:
     home = {6: 2, 5: 3, 4: 3, 3: 3, 2: 2, 1: 1}
     shown = after({6: 1, 5: 2, 4: 3, 3: 3, 2: 2, 1: 1, "off": 2})
     verdict = variant_judge(board(home), shown, 6, 5, ACEY)
-    assert variant_kinds(verdict) == (K.BEAR_OFF_OUTSIDE,)
+    assert verdict.kinds == (K.BEAR_OFF_OUTSIDE,)
     assert verdict.reasons == ("bearing off before all 15 checkers are in the home board",)
 
 
@@ -211,7 +207,7 @@ def test_a_checker_taken_off_the_board() -> None:
     """Checkers in hand only ever enter (rules-no.txt, both variants): a checker that
     vanished from the board cannot be explained by any move."""
     verdict = variant_judge(board({10: 1}), after({}), 6, 5, ACEY)
-    assert variant_kinds(verdict) == (K.COUNT,)
+    assert verdict.kinds == (K.COUNT,)
 
 
 def test_an_unreachable_board() -> None:
@@ -219,7 +215,7 @@ def test_an_unreachable_board() -> None:
     6-5 explains it, so the referee says only that it cannot be reached."""
     verdict = variant_judge(variant_start(ACEY), after({18: 1, 19: 1}), 6, 5, ACEY)
     assert verdict.reasons == ("this board cannot be reached with 6-5",)
-    assert variant_kinds(verdict) == (K.UNREACHABLE,)
+    assert verdict.kinds == (K.UNREACHABLE,)
     assert sorted(closest(verdict)) == ["hand/14", "hand/20 hand/19"]
 
 

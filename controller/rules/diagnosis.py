@@ -5,8 +5,8 @@ Three sources of faults, in order of certainty:
 1. Plain facts of the two boards, true whatever the player did: checkers
    that appeared or vanished, checkers that could only have moved
    backwards, opponent's checkers that moved or left a point of two.
-2. Explanations (:mod:`controller.rules.relaxed`): sequences of single-die
-   moves that reach the mover's checkers as seen with some rules lifted.
+2. Explanations (:class:`Way`): sequences of single-die moves that reach
+   the mover's checkers as seen with some rules lifted.
    Each is charged with the rules it lifted, with dice it left unplayed that
    could have been played, and with hits it implies that the board does not
    show (or shows without a hit).  Explanations breaking the same kinds of
@@ -19,22 +19,35 @@ Three sources of faults, in order of certainty:
 
 A reason is never a guess: each sentence is either a fact of the boards or
 true of every way the board could have been reached.
+
+Both judges share this path (:func:`conclude`): the standard one
+(:func:`diagnose`, ways from the packed-key replays of
+:mod:`controller.rules.relaxed`) and the variant one
+(:mod:`controller.rules.variant_judge`, ways from the relaxed steps of
+:mod:`controller.rules.variant_moves`, checkers in hand included).  Each
+brings only what depends on its boards: the facts of the mover's checkers,
+the ways, and the sentences of the rules its steps break.
 """
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
+from types import MappingProxyType
+from typing import Final, Protocol
 
 from controller.rules import layout as lay
-from controller.rules.faults import Fault, FaultKind, join_and, plural_points, times
-from controller.rules.relaxed import Breach, Explanation, explain, relaxed_steps
+from controller.rules.faults import Breach, Fault, FaultKind, join_and, plural_points, times
+from controller.rules.relaxed import explain, playable
 
-_KIND_ORDER = {kind: index for index, kind in enumerate(FaultKind)}
-_MAX_ALTERNATIVES = 3
-_PREFIX = {FaultKind.FULL_VALUE: "must use the full value of a die when it can: "}
-_GENERIC = {
+_KIND_ORDER: Final = {kind: index for index, kind in enumerate(FaultKind)}
+_MAX_ALTERNATIVES: Final = 3
+_PREFIX: Final = {FaultKind.FULL_VALUE: "must use the full value of a die when it can: "}
+_HIT_SUMMARIES: Final[Mapping[FaultKind, str]] = MappingProxyType({
     FaultKind.HIT_NOT_ON_BAR: "a hit checker was not put on the bar",
     FaultKind.OPPONENT_CHANGED: "an opponent's checker went to the bar without being hit",
     FaultKind.COUNT: "checkers appeared or disappeared",
-}
+})
+"""The standard judge's sentences for hit breaches that differ in detail."""
+EARLY_HIT_TEXT: Final = "no hitting before a checker has reached the home board"
+"""Dutch: the rule of :attr:`FaultKind.NO_EARLY_HIT`."""
 
 
 def _pips(row: tuple[int, ...]) -> int:
@@ -46,9 +59,9 @@ def _mine(point: int) -> int:
     return point if point in (lay.OFF, lay.BAR) else 25 - point
 
 
-def _count(who: str, before: int, after: int) -> Fault:
+def _count(who: str, before: int, after: int, counted: str = "checkers") -> Fault:
     return Fault(FaultKind.COUNT,
-                 f"checkers appeared or disappeared: {who} has {after} checkers, not {before}")
+                 f"checkers appeared or disappeared: {who} has {after} {counted}, not {before}")
 
 
 def mover_facts(before: tuple[int, ...], after: tuple[int, ...]) -> list[Fault]:
@@ -151,34 +164,68 @@ def hit_breaches(before: tuple[int, ...], after: tuple[int, ...],
     return out
 
 
-class _Context:
-    """The roll and the legal plays, as the charges against a sequence need them."""
+class Way(Protocol):
+    """A way of reaching the mover's checkers as seen, as the charges need it.
 
-    def __init__(self, start: int, die1: int, die2: int, length: int) -> None:
-        self.start = start
+    The standard game's ways are :class:`controller.rules.relaxed.Explanation`
+    values; the variant judge's come from its own replays of
+    :func:`controller.rules.variant_moves.steps`.
+    """
+
+    @property
+    def breaches(self) -> frozenset[Breach]:
+        """The rules its moves broke."""
+        ...
+
+    @property
+    def unused(self) -> tuple[int, ...]:
+        """Dice it left unplayed, ascending."""
+        ...
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The opponent's 26 counts (from their side) it leaves, hits included."""
+        ...
+
+    def playable(self, die: int) -> bool:
+        """Whether ``die`` has a legal move on the board it leaves."""
+        ...
+
+
+class Roll:
+    """The roll and the legal plays, as the charges against a way need them."""
+
+    def __init__(self, die1: int, die2: int, length: int,
+                 start_playable: Callable[[int], bool],
+                 summaries: Mapping[FaultKind, str]) -> None:
+        """``length``: dice a legal play uses; ``start_playable``: whether a die has a
+        legal move before the play; ``summaries``: sentences for kinds whose
+        breaches differ in detail (others are listed, joined by "or")."""
         self.die1, self.die2 = die1, die2
         self.doubles = die1 == die2
         self.dice = (die1,) * 4 if self.doubles else (die1, die2)
         self.length = length
+        self.start_playable = start_playable
+        self.summaries = summaries
         self.roll = f"{die1}-{die2}"
 
-    def dice_breach(self, explanation: Explanation) -> Breach | None:
-        """The dice rule a sequence broke by what it left unplayed, if any."""
-        used = len(self.dice) - len(explanation.unused)
+    def dice_breach(self, way: Way) -> Breach | None:
+        """The dice rule a way broke by what it left unplayed, if any."""
+        used = len(self.dice) - len(way.unused)
         if used < self.length:
             if used == 0:
                 text = f"no checker moved, but {self.roll} can be played"
             elif self.doubles:
                 text = (f"the {self.die1} could be played {times(self.length)} "
                         f"but was played only {times(used)}")
-            elif _playable(explanation.key, explanation.unused[0]):
-                text = f"the {explanation.unused[0]} could be played and was not"
+            elif way.playable(way.unused[0]):
+                text = f"the {way.unused[0]} could be played and was not"
             else:
                 text = "both dice could be played"
             return Breach(FaultKind.UNPLAYED_DIE, text)
         high = max(self.die1, self.die2)
-        if (used == self.length == 1 and not self.doubles and explanation.unused == (high,)
-                and _playable(self.start, high)):
+        if (used == self.length == 1 and not self.doubles and way.unused == (high,)
+                and self.start_playable(high)):
             return Breach(FaultKind.HIGHER_DIE,
                           f"the higher die ({high}) must be played when only one can")
         return None
@@ -189,37 +236,34 @@ class _Context:
             if self.doubles:
                 return f"the {self.die1} could be played {times(self.length)}"
             return "both dice could be played"
-        return _GENERIC.get(kind)
+        return self.summaries.get(kind)
 
 
-def _charge(explanation: Explanation, context: _Context,
+def _charge(way: Way, roll: Roll,
             opponent: tuple[tuple[int, ...], tuple[int, ...]] | None) -> frozenset[Breach]:
-    """Everything one explanation breaks: lifted rules, dice, unexplained hits."""
-    sheet = set(explanation.breaches)
-    dice = context.dice_breach(explanation)
+    """Everything one way breaks: lifted rules, dice, unexplained hits."""
+    sheet = set(way.breaches)
+    dice = roll.dice_breach(way)
     if dice is not None:
         sheet.add(dice)
     if opponent is not None:
-        sheet |= hit_breaches(*opponent, lay.unpack(explanation.key >> lay.HALF))
+        sheet |= hit_breaches(*opponent, way.theirs)
     return frozenset(sheet)
 
 
-def _playable(key: int, die: int) -> bool:
-    """Whether ``die`` has a legal move on the mover-relative board ``key``."""
-    return any(not breaches for _, breaches in relaxed_steps(key, die, may_bear_off=True))
-
-
-def _merge(kind: FaultKind, breaches: Iterable[Breach], context: _Context,
+def _merge(kind: FaultKind, breaches: Iterable[Breach], roll: Roll,
            outside: tuple[int, ...]) -> Fault:
     """One fault saying what every one of ``breaches`` (all of ``kind``) says."""
     distinct = sorted(set(breaches), key=lambda b: (b.points, b.text))
     points = outside if kind == FaultKind.BEAR_OFF_OUTSIDE else tuple(
         sorted({p for b in distinct for p in b.points}))
-    generic = context.generic(kind)
+    generic = roll.generic(kind)
     if len(distinct) == 1:
         text = distinct[0].text
     elif kind == FaultKind.BLOCKED:
         text = f"{plural_points(points)} are blocked"
+    elif kind == FaultKind.NO_EARLY_HIT:
+        text = f"{EARLY_HIT_TEXT} (a blot was hit on {plural_points(points)})"
     elif generic is not None:
         text = generic
     else:
@@ -227,7 +271,7 @@ def _merge(kind: FaultKind, breaches: Iterable[Breach], context: _Context,
     return Fault(kind, _PREFIX.get(kind, "") + text, points)
 
 
-def _from_sheets(sheets: Collection[frozenset[Breach]], context: _Context,
+def _from_sheets(sheets: Collection[frozenset[Breach]], roll: Roll,
                  outside: tuple[int, ...]) -> list[Fault]:
     """The faults every sheet agrees on, or the alternatives when they agree on none.
 
@@ -243,23 +287,67 @@ def _from_sheets(sheets: Collection[frozenset[Breach]], context: _Context,
 
     def merged(kind: FaultKind, within: frozenset[FaultKind]) -> Fault:
         found = (b for sheet, ks in kinds.items() if within <= ks for b in sheet if b.kind == kind)
-        return _merge(kind, found, context, outside)
+        return _merge(kind, found, roll, outside)
 
     common = frozenset.intersection(*simplest)
     if common:
         return [merged(kind, common) for kind in FaultKind if kind in common]
-    text = f"this board cannot be reached with {context.roll}"
+    text = f"this board cannot be reached with {roll.roll}"
     if len(simplest) <= _MAX_ALTERNATIVES:
         options = sorted(
-            " and ".join(merged(kind, option).text for kind in FaultKind if kind in option)
-            for option in simplest
+            (" and ".join(merged(kind, option).text for kind in FaultKind if kind in option)
+             for option in simplest),
+            key=lambda option: (len(option), option),
         )
-        options.sort(key=len)
         text += " without breaking a rule: either " + ", or ".join(options)
     return [Fault(FaultKind.UNREACHABLE, text)]
 
 
-def _pip_fault(before: tuple[int, ...], after: tuple[int, ...], context: _Context,
+def conclude(roll: Roll, mover: list[Fault], theirs: tuple[tuple[int, ...], tuple[int, ...]],
+             ways: Callable[[], Collection[Way]], outside: tuple[int, ...], *,
+             counted: str = "checkers",
+             fallback: Callable[[], Fault | None] = lambda: None) -> tuple[Fault, ...]:
+    """Why a board is no legal result of ``roll``, most basic first.  Never empty.
+
+    The one diagnosis behind both judges; each gives what depends on its
+    boards.  ``mover``: the facts of the mover's checkers (empty when some
+    sequence of moves could explain them); ``theirs``: the opponent's 26
+    counts before and as seen, from their side; ``ways``: every way (up to
+    the rules broken) to reach the mover's checkers as seen, asked only when
+    ``mover`` is empty; ``outside``: the mover's places outside the home
+    board before the play; ``counted``: what the opponent's checkers are
+    counted on, in the count's sentence; ``fallback``: a fault for a board
+    no way reaches (the pip count), asked only then.
+    """
+    op0, op1 = theirs
+    opponent = opponent_facts(op0, op1)
+    opp_count = [] if sum(op0) == sum(op1) else [
+        _count("the opponent", sum(op0), sum(op1), counted)]
+    faults = mover + opponent
+    found = () if mover else ways()
+    if found:
+        # When the opponent's side shows only lone checkers leaving and bar
+        # arrivals, each way's hits tell which of those were fair (and
+        # account for the opponent's count); otherwise that side is wrong
+        # anyway and its count is reported as a plain fact.
+        hits = theirs if not opponent else None
+        sheets = {_charge(way, roll, hits) for way in found}
+        faults += _from_sheets(sheets, roll, outside)
+        if opponent:
+            faults += opp_count
+    else:
+        faults += opp_count
+        if not mover:
+            extra = fallback()
+            faults += [] if extra is None else [extra]
+    if (not found and not mover) or not faults:
+        faults.append(Fault(FaultKind.UNREACHABLE,
+                            f"this board cannot be reached with {roll.roll}"))
+    faults.sort(key=lambda f: _KIND_ORDER[f.kind])
+    return tuple(faults)
+
+
+def _pip_fault(before: tuple[int, ...], after: tuple[int, ...], roll: Roll,
                legal: Collection[int]) -> Fault | None:
     """The pip-count mismatch, when nothing was borne off and the count shows it."""
     if after[lay.OFF] != before[lay.OFF]:
@@ -267,7 +355,7 @@ def _pip_fault(before: tuple[int, ...], after: tuple[int, ...], context: _Contex
     moved = _pips(before) - _pips(after)
     if not legal:
         return Fault(FaultKind.PIPS,
-                     f"moved {moved} pips but {context.roll} cannot be played at all")
+                     f"moved {moved} pips but {roll.roll} cannot be played at all")
     results = [lay.unpack(key & lay.LOW_MASK) for key in legal]
     if all(row[lay.OFF] == before[lay.OFF] for row in results):
         totals = {_pips(before) - _pips(row) for row in results}
@@ -275,9 +363,9 @@ def _pip_fault(before: tuple[int, ...], after: tuple[int, ...], context: _Contex
             return Fault(FaultKind.PIPS,
                          f"moved {moved} pips but the dice allow {totals.pop()}")
         return None
-    if moved > sum(context.dice):
+    if moved > sum(roll.dice):
         return Fault(FaultKind.PIPS,
-                     f"moved {moved} pips but {context.roll} allows at most {sum(context.dice)}")
+                     f"moved {moved} pips but {roll.roll} allows at most {sum(roll.dice)}")
     return None
 
 
@@ -291,29 +379,8 @@ def diagnose(start: int, target: int, die1: int, die2: int, *, legal: Collection
     """
     me0, me1 = lay.unpack(start & lay.LOW_MASK), lay.unpack(target & lay.LOW_MASK)
     op0, op1 = lay.unpack(start >> lay.HALF), lay.unpack(target >> lay.HALF)
-    context = _Context(start, die1, die2, length)
-    mover = mover_facts(me0, me1)
-    opponent = opponent_facts(op0, op1)
-    opp_count = [] if sum(op0) == sum(op1) else [_count("the opponent", sum(op0), sum(op1))]
-    faults = mover + opponent
-    explanations = frozenset() if mover else explain(start, target, context.dice)
-    if explanations:
-        # When the opponent's side shows only lone checkers leaving and bar
-        # arrivals, each explanation's hits tell which of those were fair
-        # (and account for the opponent's count); otherwise that side is
-        # wrong anyway and its count is reported as a plain fact.
-        hits = (op0, op1) if not opponent else None
-        sheets = {_charge(e, context, hits) for e in explanations}
-        faults += _from_sheets(sheets, context, tuple(p for p in range(7, 26) if me0[p]))
-        if opponent:
-            faults += opp_count
-    else:
-        faults += opp_count
-        if not mover:
-            pips = _pip_fault(me0, me1, context, legal)
-            faults += [] if pips is None else [pips]
-    if (not explanations and not mover) or not faults:
-        faults.append(Fault(FaultKind.UNREACHABLE,
-                            f"this board cannot be reached with {context.roll}"))
-    faults.sort(key=lambda f: _KIND_ORDER[f.kind])
-    return tuple(faults)
+    roll = Roll(die1, die2, length, lambda die: playable(start, die), _HIT_SUMMARIES)
+    return conclude(roll, mover_facts(me0, me1), (op0, op1),
+                    lambda: explain(start, target, roll.dice),
+                    tuple(p for p in range(7, 26) if me0[p]),
+                    fallback=lambda: _pip_fault(me0, me1, roll, legal))

@@ -28,6 +28,10 @@ class FaultKind(Enum):
     """A mover's checker moved towards the mover's 24-point, the bar or back from off."""
     BAR_FIRST = "bar-first"
     """Another checker moved while one was on the bar."""
+    ENTER_ALL_FIRST = "enter-all-first"
+    """Dutch: a checker moved on while one was still in hand (all 15 enter first)."""
+    NO_EARLY_HIT = "no-early-hit"
+    """Dutch: a hit before any checker of the mover's had reached the home board."""
     BLOCKED = "blocked"
     """A checker stopped on a point the opponent holds with two or more."""
     BEAR_OFF_OUTSIDE = "bear-off-outside"
@@ -57,6 +61,22 @@ class Fault:
 
     def __str__(self) -> str:
         return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """One rule one way of reaching a board had to break, with its sentence.
+
+    The replays of a turn with rules lifted (:mod:`controller.rules.relaxed`
+    for the standard game, :func:`controller.rules.variant_moves.steps` for
+    the variants) charge each way with breaches; the diagnosis
+    (:mod:`controller.rules.diagnosis`) merges those every way shares into
+    :class:`Fault` values.
+    """
+
+    kind: FaultKind
+    text: str
+    points: tuple[int, ...] = ()
 
 
 def join_and(parts: list[str]) -> str:

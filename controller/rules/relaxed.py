@@ -19,29 +19,32 @@ from dataclasses import dataclass
 from typing import Final
 
 from controller.rules import layout as lay
-from controller.rules.faults import FaultKind
+from controller.rules.faults import Breach, FaultKind
 
 _OUTSIDE_PLACES: Final = range(7, 26)
 
 
 @dataclass(frozen=True, slots=True)
-class Breach:
-    """One rule a sequence of moves had to break, with its sentence."""
-
-    kind: FaultKind
-    text: str
-    points: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class Explanation:
-    """A way to reach the mover's checkers as seen, and what it broke."""
+    """A way to reach the mover's checkers as seen, and what it broke.
+
+    It is a :class:`controller.rules.diagnosis.Way`, as the diagnosis charges it.
+    """
 
     breaches: frozenset[Breach]
     unused: tuple[int, ...]
     """Dice left unplayed, ascending."""
     key: int
     """The whole board this sequence leaves (mover-relative), hits included."""
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The opponent's side this sequence leaves, from their side."""
+        return lay.unpack(self.key >> lay.HALF)
+
+    def playable(self, die: int) -> bool:
+        """Whether ``die`` has a legal move on the board this sequence leaves."""
+        return playable(self.key, die)
 
 
 BAR_FIRST: Final = Breach(FaultKind.BAR_FIRST, "a checker on the bar must enter first", (lay.BAR,))
@@ -123,6 +126,11 @@ def relaxed_steps(key: int, die: int, may_bear_off: bool) -> list[tuple[int, fro
                 breaks.add(full_value(die, source))
             out.append((_moved(key, source, lay.OFF), frozenset(breaks)))
     return out
+
+
+def playable(key: int, die: int) -> bool:
+    """Whether ``die`` has a legal move on the mover-relative board ``key``."""
+    return any(not breaches for _, breaches in relaxed_steps(key, die, may_bear_off=True))
 
 
 class _Search:
