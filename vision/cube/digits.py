@@ -6,6 +6,7 @@ owns the border), the ink's bounding box is cut out, padded square and
 compared with templates of the six numbers drawn here with ``cv2.putText``
 in several Hershey fonts, in all four quarter turns (a cube faces its
 owner, so the camera may see it any way round).  Normalised correlation
+(one matrix product against all templates, drawn and normalised once)
 picks the number; a number is reported only when it beats every other
 number by a margin, since a wrong value is worse than none.
 """
@@ -67,12 +68,10 @@ def read_face(face: Gray, config: DigitConfig | None = None) -> Reading:
     glyph = _glyph(face, config)
     if glyph is None:
         return Reading(None, 0.0, 0.0)
-    best: dict[int, float] = dict.fromkeys(VALUES, -1.0)
-    for turn in range(4):
-        turned = np.ascontiguousarray(np.rot90(glyph, turn))
-        for value, template in _templates():
-            score = float(cv2.matchTemplate(turned, template, cv2.TM_CCOEFF_NORMED)[0, 0])
-            best[value] = max(best[value], score)
+    values, templates = _template_matrix()
+    turns = _unit_rows(np.stack([np.rot90(glyph, turn).ravel() for turn in range(4)]))
+    scores = (turns @ templates.T).max(axis=0)
+    best = {value: float(scores[values == value].max()) for value in VALUES}
     ranked = sorted(best.items(), key=lambda kv: -kv[1])
     (value, score), (_, second) = ranked[0], ranked[1]
     margin = score - second
@@ -93,16 +92,15 @@ def _glyph(face: Gray, config: DigitConfig) -> Floats | None:
     _, binary = cv2.threshold(img, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     border = np.concatenate([binary[0], binary[-1], binary[:, 0], binary[:, -1]])
     ink = binary == 0 if border.mean() >= 0.5 else binary == 1
-    count, components, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
-                                                                   connectivity=8)
+    _, components, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
+                                                               connectivity=8)
     side = img.shape[0]
-    keep = np.zeros_like(ink)
-    for index in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[index])
-        touches = x == 0 or y == 0 or x + w == side or y + h == side
-        if area >= config.min_blob * side * side and not touches:
-            keep |= components == index
-    share = float(keep.mean())
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    touches = (x == 0) | (y == 0) | (x + w == side) | (y + h == side)
+    wanted = (area >= config.min_blob * side * side) & ~touches
+    wanted[0] = False
+    keep = wanted[components]
+    share = float(np.count_nonzero(keep)) / keep.size
     if not config.min_ink <= share <= config.max_ink:
         return None
     return _normalise(keep)
@@ -119,6 +117,22 @@ def _normalise(ink: npt.NDArray[np.bool_]) -> Floats:
     square[y0:y0 + h, x0:x0 + w] = crop
     small = cv2.resize(square, (GLYPH, GLYPH), interpolation=cv2.INTER_AREA)
     return np.asarray(cv2.GaussianBlur(small, (0, 0), 0.8), dtype=np.float32)
+
+
+@functools.cache
+def _template_matrix() -> tuple[npt.NDArray[np.int64], Floats]:
+    """The templates' values, and the templates as rows of zero mean and unit length:
+    the product of two such rows is the normalised correlation (``TM_CCOEFF_NORMED``) of
+    the two images, so one matrix product scores a glyph against every template."""
+    pairs = _templates()
+    values = np.array([value for value, _ in pairs], dtype=np.int64)
+    return values, _unit_rows(np.stack([template.ravel() for _, template in pairs]))
+
+
+def _unit_rows(rows: Floats) -> Floats:
+    centred = rows - rows.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(centred, axis=1, keepdims=True)
+    return np.asarray(centred / np.maximum(norms, 1e-9), dtype=np.float32)
 
 
 @functools.cache
