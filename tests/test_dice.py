@@ -14,8 +14,9 @@ import pytest
 from tests.shared_data import shared_file
 from vision.dice import ImageError, on_checker, on_checker_circles, read_dice
 from vision.dice.__main__ import main
-from vision.dice.board import read_board_dice, read_board_dice_details
+from vision.dice.board import BoardDiceConfig, read_board_dice, read_board_dice_details
 from vision.dice.pips import PipConfig
+from vision.dice.propose import blobs, windows
 from vision.errors import ConfigError
 from vision.observation import Corners
 from vision.profile import TOURNAMENT
@@ -236,3 +237,31 @@ def test_real_board_dice_at_20_pixels(name: str) -> None:
     dice = read_board_dice(image, field_map, TOURNAMENT)
     got = sorted((d.value, d.side, d.flat) for d in dice)
     assert got == sorted((t["value"], t["side"], t["flat"]) for t in truth)
+
+
+def test_the_quick_look_points_a_window_at_each_die_and_none_at_a_checker_gap() -> None:
+    image = board([(4, (150.0, 300.0), 20, 20.0, True, 1.0), (2, (480.0, 200.0), 20, -5.0,
+                                                              False, 1.0)])
+    # a dark spot where three white checkers meet, off the checkers but ringed by them
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for x, y in ((300.0, 480.0), (324.0, 480.0), (312.0, 500.0)):
+        cv2.circle(image, (round(x), round(y)), 12, (240, 240, 240), -1)
+        cv2.circle(mask, (round(x), round(y)), 12, 255, -1)
+    cv2.circle(image, (312, 487), 2, (30, 30, 30), -1)
+    config = BoardDiceConfig()
+    found = blobs(image, FULL, config.die_size, config.field_margin, config.propose, mask)
+    boxes = windows(found, config.die_size, TOURNAMENT.field_aspect, config.propose)
+    for x, y in ((150.0, 300.0), (480.0, 200.0)):
+        u, v = FULL.field_point((x, y))
+        assert sum(w.holds(u, v) for w in boxes) == 1
+    gap = FULL.field_point((312.0, 487.0))
+    assert not any(w.holds(*gap) for w in boxes)
+    assert [(d.value, d.flat) for d in read_board_dice(image, FULL, TOURNAMENT,
+                                                        checker_mask=mask)] == [(4, True),
+                                                                                (2, True)]
+
+
+def test_a_die_half_out_of_the_frame_edge_is_not_read_from_a_cut_window() -> None:
+    # only half the die is in the image: its pips there must not make a smaller die
+    image = board([(6, (8.0, 300.0), 20, 0.0, False, 1.0)])
+    assert all(d.value != 3 for d in read_board_dice(image, FULL, TOURNAMENT))

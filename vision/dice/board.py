@@ -1,17 +1,22 @@
 """The board stage's dice: every die on the field, read in the rectified field.
 
-The field is warped upright (:meth:`FieldMap.rectify`) at a scale where a
-die is ``die_pixels`` wide, whatever the camera: pips then have a known size
-range, the face layouts a known spacing, and a flat die's top face is a
-square of known size (see :mod:`.pose`).  A die is only 20-25 pixels wide
+The field is warped upright at a scale where a die is ``die_pixels`` wide,
+whatever the camera: pips then have a known size range, the face layouts a
+known spacing, and a flat die's top face is a square of known size (see
+:mod:`.pose`).  Only the windows of the field where a quick look at the
+frame (:mod:`.propose`) found pip-like blobs are warped and read: the whole
+field at that scale is 1333 pixels wide, and reading it all took most of a
+frame's budget for two dice.  A die is only 20-25 pixels wide
 in a 1280x720 frame of the whole board; when the camera layer has a
 higher-resolution capture of the same view, pass it with its scale and the
 dice are read from it instead (the field map is scaled to match), which is
 what the design intends.  Positions are reported in the pixels of ``frame``.
 """
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -20,6 +25,7 @@ from vision.dice.detect import DetectConfig, find_dice
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig
 from vision.dice.pose import PoseConfig, assess
+from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
 from vision.errors import ImageError
 from vision.observation import Corners, Die
@@ -30,8 +36,10 @@ Image = npt.NDArray[np.uint8]
 
 
 def _board_detect() -> DetectConfig:
-    """Pip sizes for dice ``die_pixels`` (40) wide: pips are 12-30 % of a die."""
-    return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=14.0),
+    """Pip sizes for dice ``die_pixels`` (40) wide: pips are 12-30 % of a die, 5-12
+    pixels; 13.5 rather than 14 at the top keeps the pip search to two octaves (blobs
+    2.5-13.7 pixels) instead of three."""
+    return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
                         faces=FaceConfig(layout_tolerance=0.12))
 
 
@@ -56,6 +64,7 @@ class BoardDiceConfig:
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
+    propose: ProposeConfig = field(default_factory=ProposeConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,28 +97,65 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     source, source_map = _source(frame, field_map, hires, scale)
     width = round(config.die_pixels / config.die_size)
     rect_w, rect_h = profile.rectified_size(width)
-    gray = _gray(source_map.rectify(source, profile, width))
-    nadir_u, nadir_v = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
-    faces = find_dice(gray, config.detect, (nadir_u * rect_w, nadir_v * rect_h))
+    nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
+    found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, config.propose,
+                        checker_mask)
     found: list[BoardDie] = []
-    for face in faces:
-        if abs(face.die_size / config.die_pixels - 1.0) > config.size_tolerance:
-            continue
-        u, v = face.center[0] / rect_w, face.center[1] / rect_h
-        m = config.field_margin
-        if not (-m <= u <= 1.0 + m and -m <= v <= 1.0 + m):
-            continue
-        if face.value == 1 and profile.half(u) is None and not config.bar_ones:
-            continue
-        pose = assess(gray, face, config.die_pixels, config.pose)
-        centre = field_map.image_point(u, v)
-        box = _box(field_map, u, v, config.die_size, profile)
-        on = False
-        if checker_mask is not None:
-            on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
-        die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
-        found.append(BoardDie(die, (u, v), pose.reasons))
+    for window in windows(found_blobs, config.die_size, profile.field_aspect, config.propose):
+        gray, origin = _window_image(source, source_map, window, (rect_w, rect_h))
+        local_nadir = ((nadir[0] - origin[0]) * rect_w, (nadir[1] - origin[1]) * rect_h)
+        detect = replace(config.detect, polarities=tuple(
+            p for p in config.detect.polarities if p in window.polarities))
+        for face in find_dice(gray, detect, local_nadir):
+            u = origin[0] + face.center[0] / rect_w
+            v = origin[1] + face.center[1] / rect_h
+            if not window.holds(u, v):
+                continue  # a die cut by the window's edge: its own window reads it
+            die = _board_die(face, gray, (u, v), field_map, profile, checker_mask, config)
+            if die is not None:
+                found.append(die)
     return sorted(found, key=lambda d: d.field_uv)
+
+
+def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
+               field_map: FieldMap, profile: BoardProfile,
+               checker_mask: npt.NDArray[np.generic] | None,
+               config: BoardDiceConfig) -> BoardDie | None:
+    """The die a face found in a window shows, or None when it is no die of this board
+    (the wrong size, off the field, a lone blob on the bar)."""
+    if abs(face.die_size / config.die_pixels - 1.0) > config.size_tolerance:
+        return None
+    u, v = uv
+    m = config.field_margin
+    if not (-m <= u <= 1.0 + m and -m <= v <= 1.0 + m):
+        return None
+    if face.value == 1 and profile.half(u) is None and not config.bar_ones:
+        return None
+    pose = assess(gray, face, config.die_pixels, config.pose)
+    centre = field_map.image_point(u, v)
+    box = _box(field_map, u, v, config.die_size, profile)
+    on = False
+    if checker_mask is not None:
+        on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
+    die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
+    return BoardDie(die, (u, v), pose.reasons)
+
+
+def _window_image(source: Image, source_map: FieldMap, window: Window,
+                  size: tuple[int, int]) -> tuple[npt.NDArray[np.uint8], tuple[float, float]]:
+    """A window of the field warped upright (grey) at the reading scale (the whole field
+    ``size`` pixels), and the (u, v) of its top-left pixel.  The window is snapped to the
+    pixel grid of the whole field at that scale: it is then exactly a piece of what
+    rectifying the whole field gives, pixel for pixel."""
+    rect_w, rect_h = size
+    x0, y0 = math.floor(window.low[0] * rect_w), math.floor(window.low[1] * rect_h)
+    x1, y1 = math.ceil(window.high[0] * rect_w), math.ceil(window.high[1] * rect_h)
+    shape = (max(1, x1 - x0), max(1, y1 - y0))
+    matrix = np.array([[rect_w, 0.0, -x0], [0.0, rect_h, -y0],
+                       [0.0, 0.0, 1.0]]) @ source_map.to_field
+    warped = cv2.warpPerspective(source, matrix, shape, flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    return _gray(np.asarray(warped, dtype=np.uint8)), (x0 / rect_w, y0 / rect_h)
 
 
 def faces_in_field(gray: npt.NDArray[np.uint8],

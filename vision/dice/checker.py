@@ -40,14 +40,22 @@ def on_checker(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
         raise ValueError("the checker mask is a 2-D image (non-zero = checker)")
     if die_size <= 0:
         raise ValueError("die_size must be positive")
-    ring = np.zeros(mask.shape, np.uint8)
-    centre = (round(center[0]), round(center[1]))
-    cv2.circle(ring, centre, max(1, round(config.ring_outer * die_size)), 255, -1)
+    outer = max(1, round(config.ring_outer * die_size))
+    cx, cy = round(center[0]), round(center[1])
+    # the ring drawn only over the mask's part that can hold it (as over the whole mask)
+    height, width = mask.shape
+    x0, y0 = max(0, cx - outer - 1), max(0, cy - outer - 1)
+    x1, y1 = min(width, cx + outer + 2), min(height, cy + outer + 2)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    ring = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    centre = (cx - x0, cy - y0)
+    cv2.circle(ring, centre, outer, 255, -1)
     cv2.circle(ring, centre, max(0, round(config.ring_inner * die_size)), 0, -1)
     total = int(np.count_nonzero(ring))
     if total == 0:
         return False
-    covered = int(np.count_nonzero((ring > 0) & (mask != 0)))
+    covered = int(np.count_nonzero((ring > 0) & (mask[y0:y1, x0:x1] != 0)))
     return covered >= config.min_cover * total
 
 

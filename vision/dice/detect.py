@@ -9,6 +9,7 @@ light-checker-coloured dice) and for light pips (black, dark and red dice).
 """
 
 import math
+import statistics
 from dataclasses import dataclass, field
 
 import cv2
@@ -82,8 +83,8 @@ def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig()) ->
     if x1 - x0 < 3 or y1 - y0 < 3:
         return False
     patch = gray[y0:y1, x0:x1].astype(np.float32)
-    level = float(np.median([p.face for p in face.pips]))
-    contrast = float(np.median([p.contrast for p in face.pips]))
+    level = statistics.median([p.face for p in face.pips])
+    contrast = statistics.median([p.contrast for p in face.pips])
     if face.polarity == "dark":
         marked = patch < level - contrast / 2.0
     else:  # pip values were measured on the inverted image

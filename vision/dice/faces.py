@@ -13,6 +13,7 @@ a face next to a clearly more frontal one is taken as its side and dropped.
 
 import itertools
 import math
+import statistics
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,11 +94,11 @@ class Face:
     @property
     def frontality(self) -> float:
         """Median minor/major ratio of the pips: 1 when the face looks at the camera."""
-        return float(np.median([p.ratio for p in self.pips]))
+        return statistics.median([p.ratio for p in self.pips])
 
     @property
     def pip_size(self) -> float:
-        return float(np.median([p.major for p in self.pips]))
+        return statistics.median([p.major for p in self.pips])
 
 
 def find_faces(pips: list[Pip], polarity: Polarity, config: FaceConfig = FaceConfig(),
@@ -161,13 +162,13 @@ def layout_face(pips: list[Pip], polarity: Polarity,
     if not 1 <= n <= 6:
         return None
     points = np.array([(p.x, p.y) for p in pips], dtype=np.float64)
-    size = float(np.median([p.diameter for p in pips]))
+    size = statistics.median([p.diameter for p in pips])
     fit = _LAYOUTS[n](points, size, config)
     if fit is None:
         return None
     spacing, misfit = fit
     centre = points.mean(axis=0)
-    by_pips = config.die_per_pip * float(np.median([p.major for p in pips]))
+    by_pips = config.die_per_pip * statistics.median([p.major for p in pips])
     die = max(by_pips, config.die_per_spacing * spacing)
     return Face(tuple(pips), polarity, (float(centre[0]), float(centre[1])), spacing, die,
                 misfit)

@@ -10,6 +10,7 @@ any one of them failing calls the die cocked.
 """
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -118,10 +119,10 @@ def _body(gray: Gray, face: Face, die_pixels: float,
     x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
     x1, y1 = min(w, int(cx) + reach + 1), min(h, int(cy) + reach + 1)
     patch = gray[y0:y1, x0:x1].astype(np.float32)
-    level = float(np.median([p.face for p in face.pips]))
+    level = statistics.median([p.face for p in face.pips])
     if face.polarity == "light":
         level = 255.0 - level
-    contrast = float(np.median([p.contrast for p in face.pips]))
+    contrast = statistics.median([p.contrast for p in face.pips])
     body = (np.abs(patch - level) <= config.body_tolerance * contrast).astype(np.uint8)
     for pip in face.pips:  # the pips are part of the body
         cv2.ellipse(body, ((pip.x - x0, pip.y - y0), (pip.major * 1.3, pip.minor * 1.3),
