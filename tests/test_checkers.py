@@ -58,6 +58,50 @@ def drawn_board(stacks: dict[int, tuple[int, bool]], width: int = 640) -> np.nda
     return image
 
 
+def layered_board(stacks: dict[int, tuple[int, bool]], row: int = 5, shift: float = 0.5,
+                  width: int = 640) -> np.ndarray:
+    """A plain field with stacks laid as players lay them: a row of ``row`` from the
+    rail, then a second layer shifted ``shift`` diameters further out, then a third;
+    higher checkers drawn last, so they cover those under them."""
+    w, h = TOURNAMENT.rectified_size(width)
+    image = np.full((h, w, 3), (170, 200, 215), dtype=np.uint8)
+    radius = expected_radius(TOURNAMENT, width)
+    discs: list[tuple[int, float, float, bool]] = []
+    for index, (count, light) in stacks.items():
+        x = TOURNAMENT.point_u(index) * w
+        layer, placed = 0, 0
+        while placed < count:
+            for k in range(max(row - layer, 1)):
+                if placed == count:
+                    break
+                offset = radius * (1.04 + 2.06 * (k + layer * shift))
+                discs.append((layer, x, offset if index >= 12 else h - offset, light))
+                placed += 1
+            layer += 1
+    for _, x, y, light in sorted(discs, key=lambda d: d[0]):
+        colour = (235, 235, 235) if light else (40, 30, 30)
+        centre = (round(x), round(y))
+        cv2.circle(image, centre, round(radius) - 1, colour, -1, cv2.LINE_AA)
+        cv2.circle(image, centre, round(radius) - 1, (90, 90, 90), 2, cv2.LINE_AA)
+    return image
+
+
+@pytest.mark.parametrize(("shift", "high"), [(0.5, 9), (0.3, 11), (0.25, 10)])
+def test_layered_stacks_count_the_checkers_under_the_top_layer(shift: float,
+                                                               high: int) -> None:
+    """Eight on a point (a row of five, three on top) and 9-11 (a third layer)."""
+    board = layered_board({0: (8, True), 17: (high, False), 5: (3, False), 23: (5, True)},
+                          shift=shift)
+    result = read_checkers(board, TOURNAMENT)
+    assert (result.points[0].light, result.points[0].dark) == (8, 0)
+    assert (result.points[17].light, result.points[17].dark) == (0, high)
+    assert (result.points[5].light, result.points[5].dark) == (0, 3)
+    assert (result.points[23].light, result.points[23].dark) == (5, 0)
+    assert sum(p.light + p.dark for p in result.points) == 16 + high
+    hidden = [p for p in result.placed if not p.seen]
+    assert hidden and all(p.place in (0, 17) for p in hidden)
+
+
 def test_long_stacks_belong_to_their_rail_not_the_nearer_row() -> None:
     """Eight checkers on point 0 reach past the middle: all are point 0's."""
     result = read_checkers(drawn_board({0: (8, True), 12: (3, False)}), TOURNAMENT)

@@ -1,4 +1,4 @@
-"""Counting: which point (or the bar) each checker belongs to.
+"""Counting: which point (or the bar) each checker belongs to, and how many a stack holds.
 
 A point's checkers form a stack that starts at the rail and grows towards
 the middle; long stacks run past the point's tip and even past the middle
@@ -7,11 +7,16 @@ to the point whose stack it is *connected* to, not simply to the nearer row:
 each column of the field is walked from the bottom rail up and from the top
 rail down, following checkers that touch.  Checkers touching neither rail
 (one being moved, say) go to the nearer row.
+
+A stack's count comes from :mod:`.stacks` (its row and its higher layers,
+hidden checkers included); a stack is one colour, so its checkers take the
+colour most of them show (see ``one_colour``).
 """
 
 from dataclasses import dataclass, field
 
 from vision.checkers.detect import Circle
+from vision.checkers.stacks import StackConfig, read_stack, stack_frame
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -26,6 +31,10 @@ class CountConfig:
     """Centres closer than this are in the same stack (touching is 2.0)."""
     bar_margin: float = 0.35
     """A centre within this many point widths of the bar's middle is on the bar."""
+    one_colour: bool = True
+    """A point's checkers are all of one colour (a point is never shared): the majority
+    decides.  Off, every checker keeps its own colour."""
+    stacks: StackConfig = field(default_factory=StackConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +45,8 @@ class Placed:
     light: bool
     place: int | None
     """Physical point 0-23, or None for the bar."""
+    seen: bool = True
+    """False for a checker inferred under a higher layer (its circle is where it must lie)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,42 +61,80 @@ class CheckerCount:
 
 
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
-                   size: tuple[int, int], config: CountConfig | None = None) -> CheckerCount:
+                   size: tuple[int, int], config: CountConfig | None = None,
+                   radius: float | None = None) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
-    ``size`` is the rectified image's (width, height).
+    ``size`` is the rectified image's (width, height); ``radius`` the expected checker
+    radius (the circles' mean when not given).
     """
     config = config or CountConfig()
     width, height = size
+    if radius is None:
+        radius = sum(c.radius for c in circles) / len(circles) if circles else 1.0
+    where = assign(circles, profile, size, config)
+    members: dict[int, list[int]] = {}
+    for i, place in where.items():
+        if place is not None:
+            members.setdefault(place, []).append(i)
+
+    def rail_distance(i: int, point: int) -> float:
+        return circles[i].y if point >= 12 else height - circles[i].y
+
+    frame = stack_frame(((p >= 12, [rail_distance(i, p) for i in m])
+                         for p, m in members.items()), radius, config.stacks)
+    points = [[0, 0] for _ in range(24)]
+    bar = [0, 0]
+    placed: list[Placed] = []
+    for i, circle in enumerate(circles):
+        if where[i] is None:
+            bar[0 if light[i] else 1] += 1
+            placed.append(Placed(circle, light[i], None))
+    for point in range(24):
+        chain = members.get(point, [])
+        if not chain:
+            continue
+        top = point >= 12
+        stack = read_stack([rail_distance(i, point) for i in chain], top, frame, config.stacks)
+        lights = sum(light[i] for i in chain)
+        colour = 2 * lights >= len(chain)
+        if config.one_colour:
+            points[point][0 if colour else 1] = stack.count
+        else:
+            points[point][0] += lights
+            points[point][1] += len(chain) - lights
+            points[point][0 if colour else 1] += stack.count - len(chain)
+        for i in chain:
+            placed.append(Placed(circles[i], colour if config.one_colour else light[i], point))
+        x = sum(circles[i].x for i in chain) / len(chain)
+        for slot in stack.hidden:
+            d = frame.distance(slot, top)
+            placed.append(Placed(Circle(x, d if top else height - d, radius), colour, point,
+                                 seen=False))
+    return CheckerCount(tuple(Counts(p[0], p[1]) for p in points), Counts(bar[0], bar[1]),
+                        tuple(placed), (width, height))
+
+
+def assign(circles: list[Circle], profile: BoardProfile, size: tuple[int, int],
+           config: CountConfig) -> dict[int, int | None]:
+    """Each circle's place: a physical point 0-23, or None for the bar."""
+    width, height = size
     pw = profile.point_width
     columns: dict[int, list[int]] = {c: [] for c in range(12)}
-    on_bar: list[int] = []
+    where: dict[int, int | None] = {}
     for i, circle in enumerate(circles):
         u = circle.x / width
         if abs(u - 0.5) <= profile.bar_width / 2.0 + config.bar_margin * pw:
-            on_bar.append(i)
+            where[i] = None
             continue
         columns[_column(u, profile)].append(i)
-    where: dict[int, int | None] = {i: None for i in on_bar}
     for column, members in columns.items():
         bottom, top = _stacks(members, circles, height, config)
         for i in bottom:
             where[i] = 11 - column
         for i in top:
             where[i] = 12 + column
-    points = [[0, 0] for _ in range(24)]
-    bar = [0, 0]
-    placed: list[Placed] = []
-    for i, circle in enumerate(circles):
-        place = where.get(i)
-        colour = 0 if light[i] else 1
-        if place is None:
-            bar[colour] += 1
-        else:
-            points[place][colour] += 1
-        placed.append(Placed(circle, light[i], place))
-    return CheckerCount(tuple(Counts(p[0], p[1]) for p in points), Counts(bar[0], bar[1]),
-                        tuple(placed), (width, height))
+    return where
 
 
 def _column(u: float, profile: BoardProfile) -> int:

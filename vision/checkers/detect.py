@@ -1,48 +1,71 @@
-"""Checker candidates: circles of the expected size in the rectified field.
+"""Checkers in the rectified field: circles of the known radius with a rim all round.
 
 In the rectified image every checker is a circle of (nearly) the same,
 known diameter: a point's width times the profile's ``checker_diameter``.
-Knowing the size makes a Hough circle search reliable, and a second look
-at each circle throws out dice, the cube and arcs the Hough vote invents.
+Candidates come from centre votes (:mod:`.votes`), each is moved to where
+its rim evidence (:mod:`.rim`) is best, and it is kept when enough of its
+rim shows an aligned edge.
 
-That second look is the *rim score*: around a real checker, the image
-gradient on the rim points along the radius (the disc's edge, its shadow,
-its bevel), even where the checker has the same colour as the point under
-it and the edge is faint.  The edges of the point triangles and the rail
-cross a circle instead, so they score low however strong they are.
+Checkers in a second or third layer cover part of those under them, so a
+covered checker shows only part of its rim.  Detection therefore runs in
+rounds: first the circles whose rim is (nearly) complete, the top of every
+stack; then candidates beside them are judged on the part of their rim
+that no accepted circle covers, with a stricter share and a least number
+of directions left to judge by.  A covered checker must lie *under* its
+cover, so its uncovered rim is where the evidence must be; the shadow or
+outline of a checker, which imitates a circle slightly offset from it, is
+only trusted when the rule is met on enough directions.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.checkers.rim import (
+    EdgeMap,
+    RimConfig,
+    covered_directions,
+    rim_evidence,
+    rim_scores,
+)
+from vision.checkers.votes import VoteConfig, centre_votes, vote_peaks
 from vision.profile import BoardProfile
 
 Image = npt.NDArray[np.uint8]
-Plane = npt.NDArray[np.float32]
+Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
 class DetectConfig:
-    """Thresholds of the circle search (radii relative to the expected radius)."""
+    """Thresholds of the circle search (distances in expected radii)."""
 
-    min_radius: float = 0.8
-    max_radius: float = 1.15
-    min_distance: float = 1.45
-    """Minimum distance between centres, in radii: touching checkers are two radii apart;
-    a second-layer checker sits about one and a half radii from those under it."""
-    canny_high: float = 120.0
-    accumulator: float = 22.0
-    """Hough accumulator threshold: lower finds fainter circles and more false ones."""
-    blur_sigma: float = 1.2
-    rim_score: float = 0.5
-    """Share of the rim whose gradient must point along the radius for a Hough circle."""
-    rim_gradient: float = 6.0
-    """Gradient magnitude (grey levels per pixel, Sobel/8) that counts on the rim."""
-    rim_alignment: float = 0.85
-    """|cos| between the gradient and the radius for a rim sample to count."""
+    rim: RimConfig = field(default_factory=RimConfig)
+    votes: VoteConfig = field(default_factory=VoteConfig)
+    accumulator: float = 12.0
+    """Votes a candidate centre needs: lower finds fainter circles (and costs time)."""
+    rim_score: float = 0.8
+    """Share of the rim directions with an aligned edge that a whole circle needs.  Fully
+    visible checkers score 0.85-1.0 on the renders, everything else under 0.8."""
+    refine_step: float = 0.08
+    """Step of the 3 x 3 search around a candidate, in radii (two passes)."""
+    edge_margin: float = 0.7
+    """A centre lies at least this far inside the image: checkers lie on the field, and a
+    circle cut by the border is judged on too little."""
+    min_distance: float = 0.35
+    """Least distance between two centres: a checker on a second layer sits at least this
+    far along from the one under it (players shift layers)."""
+    partial_score: float = 0.8
+    """Share of its *uncovered* rim directions a partly covered circle needs."""
+    partial_seen: int = 24
+    """Uncovered directions (of 64) a partly covered circle needs to be judged at all."""
+    partial_reach: float = 2.05
+    """A candidate this close to an accepted circle may be partly covered by it."""
+    cover_margin: float = 0.1
+    """A cover hides rim points out to this fraction of its radius beyond its own rim (its
+    own edge and shadow lie there)."""
+    partial_rounds: int = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,92 +77,98 @@ class Circle:
     radius: float
 
 
-@dataclass(frozen=True)
-class Gradients:
-    """The rectified field's gradient, computed once per frame for every rim test."""
-
-    gx: Plane
-    gy: Plane
-    magnitude: Plane
-
-    @classmethod
-    def of(cls, gray: npt.NDArray[np.uint8], sigma: float) -> "Gradients":
-        blurred = cv2.GaussianBlur(gray, (0, 0), sigma) if sigma > 0 else gray
-        gx = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32) / 8.0
-        gy = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32) / 8.0
-        return cls(gx, gy, np.asarray(cv2.magnitude(gx, gy), dtype=np.float32))
-
-
-_ANGLES = np.linspace(0.0, 2.0 * np.pi, 64, endpoint=False)
-_COS = np.cos(_ANGLES)
-_SIN = np.sin(_ANGLES)
-
-
 def expected_radius(profile: BoardProfile, width: int) -> float:
     """A checker's radius in a rectified field image ``width`` pixels wide."""
     return 0.5 * profile.point_width * profile.checker_diameter * width
 
 
-_SCALES = np.array([0.94, 1.0, 1.06])
-
-
-def rim_scores(grad: Gradients, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64],
-               radii: npt.NDArray[np.float64], config: "DetectConfig") -> npt.NDArray[np.float64]:
-    """The rim score of many circles at once (arrays of centres and radii).
-
-    Each of 64 directions counts when, within 6 % of the radius, the gradient
-    is strong enough and points along the radius.  Samples outside the image
-    do not count either way (a checker cut by the image edge is judged on
-    what is visible).
-    """
-    h, w = grad.magnitude.shape
-    r = radii[:, None, None] * _SCALES[None, :, None]
-    px = np.rint(xs[:, None, None] + r * _COS[None, None, :]).astype(np.int64)
-    py = np.rint(ys[:, None, None] + r * _SIN[None, None, :]).astype(np.int64)
-    inside = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-    pxc = np.clip(px, 0, w - 1)
-    pyc = np.clip(py, 0, h - 1)
-    gx = grad.gx[pyc, pxc]
-    gy = grad.gy[pyc, pxc]
-    mag = grad.magnitude[pyc, pxc]
-    along = np.abs(gx * _COS + gy * _SIN) / np.maximum(mag, 1e-6)
-    hit = ((mag >= config.rim_gradient) & (along >= config.rim_alignment) & inside).any(axis=1)
-    seen = inside[:, 1, :].sum(axis=1)
-    return np.where(seen > 16, hit.sum(axis=1) / np.maximum(seen, 1), 0.0)
-
-
-def best_rim(grad: Gradients, x: float, y: float, radius: float, reach: float,
-             config: "DetectConfig") -> tuple[float, Circle]:
-    """The best-scoring circle near (x, y): centres within ``reach`` pixels,
-    radii within 5 % of ``radius``."""
-    offsets = np.linspace(-reach, reach, 5)
-    dx, dy, scale = np.meshgrid(offsets, offsets, np.array([0.95, 1.0, 1.05]), indexing="ij")
-    xs = (x + dx).ravel()
-    ys = (y + dy).ravel()
-    radii = (radius * scale).ravel()
-    scores = rim_scores(grad, xs, ys, radii, config)
-    best = int(np.argmax(scores))
-    return float(scores[best]), Circle(float(xs[best]), float(ys[best]), float(radii[best]))
-
-
-def find_circles(field: Image, profile: BoardProfile, config: DetectConfig | None = None,
-                 grad: Gradients | None = None) -> list[Circle]:
-    """Circles of checker size in a rectified field image (BGR) that pass the rim test."""
+def edge_map(field_image: Image, profile: BoardProfile,
+             config: DetectConfig | None = None) -> EdgeMap:
+    """The edge map of a rectified field image (BGR), for :func:`find_circles`."""
     config = config or DetectConfig()
-    width = field.shape[1]
-    radius = expected_radius(profile, width)
-    gray = np.asarray(cv2.cvtColor(field, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    blurred = np.asarray(cv2.GaussianBlur(gray, (0, 0), config.blur_sigma), dtype=np.uint8)
-    found = cv2.HoughCircles(
-        blurred, cv2.HOUGH_GRADIENT, dp=1, minDist=radius * config.min_distance,
-        param1=config.canny_high, param2=config.accumulator,
-        minRadius=int(radius * config.min_radius), maxRadius=round(radius * config.max_radius),
-    )
-    if found is None:
+    gray = np.asarray(cv2.cvtColor(field_image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    return EdgeMap.of(gray, expected_radius(profile, field_image.shape[1]), config.rim)
+
+
+def find_circles(field_image: Image, profile: BoardProfile,
+                 config: DetectConfig | None = None,
+                 edges: EdgeMap | None = None) -> list[Circle]:
+    """Checker circles in a rectified field image (BGR): whole ones first, then partly
+    covered ones, in the order they were accepted."""
+    config = config or DetectConfig()
+    radius = expected_radius(profile, field_image.shape[1])
+    edges = edges or edge_map(field_image, profile, config)
+    grid = centre_votes(edges, radius, config.votes)
+    candidates = vote_peaks(grid, config.accumulator, config.votes)[:, :2]
+    if len(candidates) == 0:
         return []
-    grad = grad or Gradients.of(gray, 1.0)
-    candidates = found[0].astype(np.float64)
-    scores = rim_scores(grad, candidates[:, 0], candidates[:, 1], candidates[:, 2], config)
-    return [Circle(float(x), float(y), float(r))
-            for (x, y, r), score in zip(candidates, scores, strict=True)
-            if score >= config.rim_score]
+    scores, centres = refine(edges, candidates, radius, None, config)
+    scores, centres = refine(edges, centres, radius, None, config)
+    accepted: list[tuple[float, float]] = []
+    _accept(accepted, scores, centres, config.rim_score, config.min_distance * radius)
+    for _ in range(config.partial_rounds):
+        if not _partial_round(edges, accepted, centres, radius, config):
+            break
+    return [Circle(x, y, radius) for x, y in accepted]
+
+
+def refine(edges: EdgeMap, centres: Floats, radius: float, covers: Floats | None,
+           config: DetectConfig) -> tuple[Floats, Floats]:
+    """The best rim score in a 3 x 3 neighbourhood of each centre, and where it is.
+
+    With ``covers`` (rows x, y, r) the score counts only uncovered directions, and
+    needs ``partial_seen`` of them."""
+    step = config.refine_step * radius
+    grid = np.array([(dx, dy) for dx in (-step, 0.0, step) for dy in (-step, 0.0, step)])
+    xs = (centres[:, 0:1] + grid[None, :, 0]).ravel()
+    ys = (centres[:, 1:2] + grid[None, :, 1]).ravel()
+    hit, seen = rim_evidence(edges, xs, ys, radius, config.rim)
+    margin = config.edge_margin * radius
+    seen &= ((xs >= margin) & (xs <= edges.width - 1 - margin)
+             & (ys >= margin) & (ys <= edges.height - 1 - margin))[:, None]
+    if covers is None:
+        scores = rim_scores(hit, seen, None, 1)
+    else:
+        covered = covered_directions(xs, ys, radius, covers, config.cover_margin)
+        scores = rim_scores(hit, seen, covered, config.partial_seen)
+    table = scores.reshape(len(centres), len(grid))
+    best = table.argmax(axis=1)
+    index = np.arange(len(centres)) * len(grid) + best
+    return table[np.arange(len(centres)), best], np.column_stack([xs[index], ys[index]])
+
+
+def _accept(accepted: list[tuple[float, float]], scores: Floats, centres: Floats,
+            threshold: float, distance: float) -> int:
+    """Accept centres scoring at least ``threshold``, best first, none closer than
+    ``distance`` to an accepted one; returns how many were added."""
+    added = 0
+    for i in np.argsort(-scores, kind="stable"):
+        if scores[i] < threshold:
+            break
+        x, y = float(centres[i, 0]), float(centres[i, 1])
+        if any((x - ax) ** 2 + (y - ay) ** 2 < distance ** 2 for ax, ay in accepted):
+            continue
+        accepted.append((x, y))
+        added += 1
+    return added
+
+
+def _partial_round(edges: EdgeMap, accepted: list[tuple[float, float]], centres: Floats,
+                   radius: float, config: DetectConfig) -> int:
+    """One round of partly covered circles near the accepted ones; returns how many."""
+    if not accepted:
+        return 0
+    taken = np.array(accepted)
+    d2 = ((centres[:, None, :] - taken[None, :, :]) ** 2).sum(axis=2)
+    near = d2.min(axis=1)
+    pick = (near >= (config.min_distance * radius) ** 2) & (near < (config.partial_reach
+                                                                    * radius) ** 2)
+    if not pick.any():
+        return 0
+    rest = centres[pick]
+    close = d2[pick] < (2.0 * radius * (1.0 + config.cover_margin)) ** 2
+    users = np.nonzero(close.any(axis=0))[0]
+    covers = np.column_stack([taken[users], np.full(len(users), radius)])
+    scores, moved = refine(edges, rest, radius, covers, config)
+    return _accept(accepted, scores, moved, config.partial_score,
+                   config.min_distance * radius)

@@ -1,0 +1,201 @@
+"""Accuracy and speed of the checker stage on random renders and the real frames.
+
+    .venv/bin/python bench/checker_accuracy.py [--n 60] [--seed 1]
+                                               [--split all|tune|held-out] [--errors]
+
+Each render (:mod:`vision.synth`, no hands) is rectified with its true field
+corners at width 640 and read by :func:`vision.checkers.read_checkers`; the
+per-point (light, dark) counts and the bar are compared with the truth's
+observation.  With a tray in view, the borne-off counts of
+:func:`vision.checkers.read_off` are compared too (reported apart: ``off``
+is not part of a "board right").
+
+Styles.  ``--split all`` draws every style as :func:`random_scene` does (the
+mix the first numbers were measured on).  The checker stage is tuned on the
+``tune`` split only; ``held-out`` scenes have a board style or a checker
+style never looked at while tuning (:data:`HELD_OUT_BOARDS`,
+:data:`HELD_OUT_CHECKERS`), and are the honest measure of boards never seen.
+
+Printed: points right, boards right (24 points and the bar), bar right, off
+right, a breakdown of the wrong points (count too low / too high with the
+colours right otherwise, colours swapped or mixed, a checker where there is
+none), a table per board style and per checker style, the time per frame
+(CPU time of the checker stage alone on one thread, median and 90th
+percentile: other work on the machine does not inflate it) and the real frames.
+``--errors`` lists every wrong point.
+"""
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision import checkers as checker_stage
+from vision.checkers.reader import read_checkers
+from vision.observation import Corners, Counts
+from vision.profile import TOURNAMENT
+from vision.rectify import FieldMap
+from vision.synth.generate import random_scene
+from vision.synth.render import render
+from vision.synth.styles import (
+    BOARD_STYLES,
+    CHECKER_STYLES,
+    DICE_STYLES,
+    TABLE_COLOURS,
+    Style,
+)
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
+CLEAR_FRAMES: Final = ("frame0", "frame1", "test8", "test9", "frame3", "frame5")
+HELD_OUT_BOARDS: Final = ("burgundy-leather", "olive-felt")
+HELD_OUT_CHECKERS: Final = ("cream-brown",)
+WIDTH: Final = 640
+
+
+def draw_style(rng: np.random.Generator, split: str) -> Style | None:
+    """A style of the split (None: let :func:`random_scene` draw from every style)."""
+    if split == "all":
+        return None
+    pairs = [(b, c) for b in BOARD_STYLES for c in CHECKER_STYLES
+             if (b.name in HELD_OUT_BOARDS or c.name in HELD_OUT_CHECKERS) == (split == "held-out")]
+    board, checkers = pairs[int(rng.integers(len(pairs)))]
+    dice = DICE_STYLES[int(rng.integers(len(DICE_STYLES)))]
+    table = TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))]
+    return Style(board, checkers, dice, table=table)
+
+
+def kind_of(truth: Counts, read: Counts) -> str:
+    """What went wrong on one point."""
+    if truth.light + truth.dark == 0:
+        return "phantom"
+    if read.light + read.dark == truth.light + truth.dark:
+        return "colour"
+    if (read.light <= truth.light and read.dark <= truth.dark):
+        return "too few"
+    if (read.light >= truth.light and read.dark >= truth.dark):
+        return "too many"
+    return "mixed"
+
+
+def renders(n: int, seed: int, split: str, show_errors: bool) -> None:
+    rng = np.random.default_rng(seed)
+    stats: dict[str, int] = defaultdict(int)
+    kinds: dict[str, int] = defaultdict(int)
+    by_height: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    by_board: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    by_checkers: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    times: list[float] = []
+    read_off = getattr(checker_stage, "read_off", None)
+    for k in range(n):
+        scene = random_scene(rng, hands=0, style=draw_style(rng, split))
+        frame, truth = render(scene)
+        obs = truth.observation
+        assert obs.corners is not None
+        field_map = FieldMap.from_corners(obs.corners)
+        field = field_map.rectify(frame, scene.profile, WIDTH)
+        start = time.thread_time()
+        result = read_checkers(field, scene.profile)
+        times.append(time.thread_time() - start)
+        right = 0
+        for i, (want, got) in enumerate(zip(obs.points, result.points, strict=True)):
+            height = want.light + want.dark
+            cell = by_height[min(height, 9)]
+            cell[1] += 1
+            if want == got:
+                right += 1
+                cell[0] += 1
+                continue
+            kinds[kind_of(want, got)] += 1
+            if show_errors:
+                print(f"  scene {k:3} ({scene.style.board.name}/{scene.style.checkers.name}) "
+                      f"point {i:2}: truth {want.light}L {want.dark}D, read {got.light}L "
+                      f"{got.dark}D  [{kind_of(want, got)}]")
+        bar_right = result.bar == obs.bar
+        if show_errors and not bar_right:
+            print(f"  scene {k:3} ({scene.style.board.name}/{scene.style.checkers.name}) bar: "
+                  f"truth {obs.bar.light}L {obs.bar.dark}D, read {result.bar.light}L "
+                  f"{result.bar.dark}D")
+        board_right = right == 24 and bar_right
+        stats["points"] += right
+        stats["bar"] += bar_right
+        stats["boards"] += board_right
+        for table, name in ((by_board, scene.style.board.name),
+                            (by_checkers, scene.style.checkers.name)):
+            row = table[name]
+            row[0] += right
+            row[1] += 24
+            row[2] += board_right
+            row[3] += 1
+        if obs.off is not None and read_off is not None:
+            got_off = read_off(frame, field_map, scene.profile)
+            stats["trays"] += 1
+            stats["off"] += got_off == obs.off
+            if show_errors and got_off != obs.off:
+                print(f"  scene {k:3} off: truth {obs.off.light}L {obs.off.dark}D, read "
+                      f"{got_off.light}L {got_off.dark}D")
+    total = 24 * n
+    print(f"== renders: {n} scenes, split {split}, seed {seed} ==")
+    print(f"points right {stats['points']}/{total} = {stats['points'] / total:.2%}; "
+          f"boards right {stats['boards']}/{n} = {stats['boards'] / n:.1%}; "
+          f"bar right {stats['bar']}/{n}")
+    if stats["trays"]:
+        print(f"off right {stats['off']}/{stats['trays']} (scenes with a tray)")
+    print("wrong points: " + ", ".join(f"{key} {value}" for key, value in sorted(kinds.items())))
+    print("points right by true height: " + ", ".join(
+        f"{h}{'+' if h == 9 else ''}: {a}/{b}" for h, (a, b) in sorted(by_height.items())))
+    for title, table in (("board style", by_board), ("checker style", by_checkers)):
+        print(f"  {title:20} {'points':>16} {'boards':>10}")
+        for name, (pr, pt, br, bt) in sorted(table.items()):
+            held = " (held out)" if name in HELD_OUT_BOARDS + HELD_OUT_CHECKERS else ""
+            print(f"  {name:20} {pr:5}/{pt:<5} {pr / pt:6.1%} {br:3}/{bt:<3}{held}")
+    q = np.percentile(times, [50, 90]) * 1000
+    print(f"CPU time per frame (checker stage, {WIDTH} px, one thread): median {q[0]:.1f} ms, "
+          f"90% {q[1]:.1f} ms")
+
+
+def real_frames() -> None:
+    print("== real frames ==")
+    for name in CLEAR_FRAMES:
+        json_path = REAL / f"{name}.json"
+        if not json_path.exists():
+            print(f"{name}: not available")
+            continue
+        label = json.loads(json_path.read_text())
+        c = label["corners"]
+        corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
+                                                   "bottom_left")))
+        image = cv2.imread(str(REAL / f"{name}.jpg"))
+        field = FieldMap.from_corners(corners).rectify(image, TOURNAMENT, WIDTH)
+        result = read_checkers(field, TOURNAMENT)
+        want = [Counts(p["light"], p["dark"]) for p in label["points"]]
+        wrong = [i for i, (a, b) in enumerate(zip(want, result.points, strict=True)) if a != b]
+        bar = Counts(label["bar"]["light"], label["bar"]["dark"])
+        verdict = "exact" if not wrong and bar == result.bar else (
+            f"wrong points {wrong}" + ("" if bar == result.bar else ", bar wrong"))
+        print(f"{name:7} {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--split", choices=("all", "tune", "held-out"), default="all")
+    parser.add_argument("--errors", action="store_true", help="list every wrong point")
+    parser.add_argument("--real-only", action="store_true")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    real_frames()
+    if not args.real_only:
+        renders(args.n, args.seed, args.split, args.errors)
+
+
+if __name__ == "__main__":
+    main()

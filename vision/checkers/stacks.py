@@ -1,0 +1,161 @@
+"""How many checkers a stack holds, hidden ones included.
+
+Players stack a point the same way every time: a row from the rail, one
+diameter apart, then a second layer on top of the row, each checker a
+little further from the rail than the one under it (a fraction of a
+diameter, the *shift*), then a third layer shifted again.  From above, the
+top layer hides most of the row beneath, so counting circles falls short;
+the row can be counted by its *extent* instead, and the higher layers by
+their *phase*.
+
+Measured from the rail in checker spacings, a row checker's centre lies at
+a whole number (0, 1, 2, ...) and a checker of a higher layer does not: it
+sits between two row checkers.  So a stack holds
+
+    (slots of the row, up to its farthest checker) + (checkers off the row's phase).
+
+The farthest checker of a stack always belongs to the row (higher layers
+are shorter), so the row's length never needs the hidden checkers to be
+seen.  The spacing and the rail offset are measured on the frame's own
+stacks, so sloppy or generous spacing and small calibration errors do not
+shift the phases.  A higher layer needs a row of at least ``min_row``
+checkers under it: a lone checker a little off its place is not on top of
+anything.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+import numpy.typing as npt
+
+
+@dataclass(frozen=True, slots=True)
+class StackConfig:
+    """Thresholds of the stack reading (distances in spacings unless stated)."""
+
+    enabled: bool = True
+    spacing: float = 1.03
+    """Centre distance of neighbours in a row, in diameters, when a frame has too few
+    touching neighbours to measure it."""
+    touching: tuple[float, float] = (0.95, 1.15)
+    """Gaps between neighbours (in diameters) that count as touching, to measure the
+    spacing."""
+    min_samples: int = 3
+    """Gaps (or row checkers) a frame needs to measure the spacing (or the offset)."""
+    anchor: float = 0.25
+    """Checkers within this phase of a row slot set the frame's offset from the rail."""
+    phase: float = 0.12
+    """Least distance from a row slot of a checker on a higher layer.  Row checkers lie
+    within 0.03 of their slot (0.1 when sloppy), a second layer at the players' shift
+    (0.1-0.5) less a little perspective."""
+    min_row: int = 4
+    """A higher layer rests on a row of at least this many checkers."""
+    overhang: float = 0.1
+    """A higher checker lies no further out than the row's last slot plus this."""
+    layer_gap: float = 0.15
+    """Phases of higher checkers further apart than this are on different layers."""
+
+
+@dataclass(frozen=True, slots=True)
+class StackFrame:
+    """What a frame's stacks share: the spacing and each row's offset from the rail."""
+
+    spacing: float
+    """Centre distance of touching neighbours, pixels."""
+    radius: float
+    offset: tuple[float, float]
+    """Phase of a row slot's centre for points along the (top, bottom) rail, in spacings."""
+
+    def slot(self, distance: float, top: bool) -> float:
+        """Where a centre ``distance`` pixels from its rail lies, in row slots."""
+        return (distance - self.radius) / self.spacing - self.offset[0 if top else 1]
+
+    def distance(self, slot: float, top: bool) -> float:
+        """The inverse of :meth:`slot`."""
+        return (slot + self.offset[0 if top else 1]) * self.spacing + self.radius
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """One stack read."""
+
+    count: int
+    row: int
+    """Slots of the row, 0 to ``row - 1``."""
+    higher: tuple[bool, ...]
+    """Per input centre: on a higher layer."""
+    hidden: tuple[int, ...]
+    """Row slots with no centre seen on them (covered by higher checkers)."""
+
+
+def stack_frame(stacks: Iterable[tuple[bool, Sequence[float]]], radius: float,
+                config: StackConfig) -> StackFrame:
+    """The spacing and row offsets of a frame, from its stacks as (top rail?, centre
+    distances from the rail in pixels)."""
+    stacks = list(stacks)
+    low, high = (2.0 * radius * t for t in config.touching)
+    gaps: list[float] = []
+    for _, distances in stacks:
+        ordered = sorted(distances)
+        gaps += [b - a for a, b in pairwise(ordered) if low < b - a < high]
+    spacing = float(np.median(gaps)) if len(gaps) >= config.min_samples \
+        else 2.0 * radius * config.spacing
+    offsets = []
+    for rail in (True, False):
+        phases = [p for top, distances in stacks if top == rail for d in distances
+                  if abs(p := _phase((d - radius) / spacing)) < config.anchor]
+        offsets.append(float(np.median(phases)) if len(phases) >= config.min_samples else 0.0)
+    return StackFrame(spacing, radius, (offsets[0], offsets[1]))
+
+
+def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
+               config: StackConfig) -> Stack:
+    """Count one stack from its centres' distances from the rail (pixels)."""
+    if not distances:
+        return Stack(0, 0, (), ())
+    slots = np.array([frame.slot(d, top) for d in distances])
+    if not config.enabled:
+        return Stack(len(distances), len(distances), (False,) * len(distances), ())
+    row = max(int(np.rint(slots.max())) + 1, 1)
+    phases = np.abs(slots - np.rint(slots))
+    higher = ((phases >= config.phase) & (row >= config.min_row)
+              & (slots <= row - 1 + config.overhang))
+    on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
+    hidden = tuple(k for k in range(row) if k not in on_row)
+    return Stack(row + _higher_count(slots[higher], config), row,
+                 tuple(bool(h) for h in higher), hidden)
+
+
+def _higher_count(slots: npt.NDArray[np.float64], config: StackConfig) -> int:
+    """Checkers on the higher layers, from the slots of those seen there.
+
+    Each layer has its own phase (the shift, twice the shift, ...), so the
+    phases fall into groups, lowest layer first.  A layer with another
+    above it is partly hidden by it, and counts by its extent from the rail
+    (layers start at the rail like the row); the top layer is all in view
+    and counts what is seen.
+    """
+    if len(slots) == 0:
+        return 0
+    fractions = slots - np.floor(slots)
+    order = np.argsort(fractions)
+    layers: list[list[int]] = [[int(order[0])]]
+    for a, b in pairwise(order):
+        if fractions[b] - fractions[a] > config.layer_gap:
+            layers.append([])
+        layers[-1].append(int(b))
+    total = 0
+    for depth, members in enumerate(layers):
+        seen = len(members)
+        if depth < len(layers) - 1:
+            phase = float(np.mean(fractions[members]))
+            extent = int(np.rint(max(slots[members]) - phase)) + 1
+            seen = max(seen, extent)
+        total += seen
+    return total
+
+
+def _phase(slot: float) -> float:
+    return slot - round(slot)

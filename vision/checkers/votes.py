@@ -1,0 +1,70 @@
+"""Where checkers may be: every edge pixel votes for the centres it could belong to.
+
+A checker's radius is known in the rectified field, so an edge pixel on a
+rim lies one radius from the centre, along its gradient (inward or outward,
+depending on which side is darker).  Each pixel whose gradient stands above
+the noise casts one vote at each of the two places; votes pile up at the
+centres of circles of that radius.  A vote counts the same however strong
+the edge is, so a faint black-on-felt rim votes as loudly as a crisp
+white-on-black one: contrast decides nothing here, the rim test
+(:mod:`.rim`) judges the candidates afterwards.  The votes are cast on a
+grid of ``cell`` pixels, which is fine enough for candidates and keeps the
+peak search cheap.
+"""
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.checkers.rim import EdgeMap
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteConfig:
+    """Thresholds of the centre vote."""
+
+    gradient: float = 2.0
+    """Least gradient (as in :class:`~.rim.RimConfig`) of a voting pixel."""
+    cell: int = 2
+    """Pixels per vote cell."""
+    sigma: float = 1.0
+    """Smoothing of the vote grid, in cells (radius and centre tolerance)."""
+    window: int = 5
+    """A peak is the largest value in a window this many cells wide."""
+
+
+def centre_votes(edges: EdgeMap, radius: float, config: VoteConfig) -> npt.NDArray[np.float32]:
+    """The smoothed vote grid (cells of ``config.cell`` pixels)."""
+    ys, xs = np.nonzero(edges.magnitude >= config.gradient)
+    magnitude = edges.magnitude[ys, xs]
+    step = radius / magnitude
+    ux = edges.gx[ys, xs] * step
+    uy = edges.gy[ys, xs] * step
+    cell = config.cell
+    rows = (edges.height + cell - 1) // cell
+    cols = (edges.width + cell - 1) // cell
+    grid = np.zeros(rows * cols, dtype=np.float64)
+    for sign in (1.0, -1.0):
+        cx = ((xs + sign * ux) * (1.0 / cell) + 0.5).astype(np.int64)
+        cy = ((ys + sign * uy) * (1.0 / cell) + 0.5).astype(np.int64)
+        ok = (cx >= 0) & (cx < cols) & (cy >= 0) & (cy < rows)
+        grid += np.bincount(cy[ok] * cols + cx[ok], minlength=rows * cols)
+    smooth = cv2.GaussianBlur(grid.reshape(rows, cols).astype(np.float32), (0, 0), config.sigma)
+    return np.asarray(smooth, dtype=np.float32)
+
+
+def vote_peaks(grid: npt.NDArray[np.float32], threshold: float,
+               config: VoteConfig) -> npt.NDArray[np.float64]:
+    """Local maxima of the vote grid at or above ``threshold``: rows x, y (pixels), votes,
+    strongest first."""
+    kernel = np.ones((config.window, config.window), dtype=np.uint8)
+    biggest = cv2.dilate(grid, kernel)
+    rows, cols = np.nonzero((grid >= biggest) & (grid >= threshold))
+    votes = grid[rows, cols].astype(np.float64)
+    order = np.argsort(-votes, kind="stable")
+    cell = float(config.cell)
+    return np.column_stack([cols[order] * cell, rows[order] * cell, votes[order]])
