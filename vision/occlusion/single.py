@@ -247,8 +247,7 @@ def detect_occlusion(frame: Image, field_map: FieldMap, profile: BoardProfile,
     result = judge(prepared, analysis.unexplained, field_map, profile, config)
     if not result.occluded or config.own_circles is None:
         return result
-    discs = _discs(_circles_around(prepared, result.field_mask, profile, config),
-                   prepared.checkers.shape, config.checker_grow)
+    discs = own_discs(prepared, result.field_mask, profile, config)
     unexplained = open_mask(analysis.raw & ~discs, prepared.lab.shape[1], config)
     return judge(replace(prepared, checkers=prepared.checkers | discs), unexplained, field_map,
                  profile, config)
@@ -276,6 +275,16 @@ def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
     return Prepared(rect, weighted(lab, config.appearance), geometry.labels, where.area,
                     _discs(circles, (height, width), config.checker_grow),
                     float(np.pi * radius * radius), lab, geometry, where)
+
+
+def own_discs(prepared: Prepared, regions: Mask | None, profile: BoardProfile,
+              config: OcclusionConfig) -> Mask:
+    """The discs (grown by ``checker_grow``) of the permissive circle search around the
+    occluding ``regions`` (see :func:`_circles_around`); empty without the search."""
+    if config.own_circles is None:
+        return np.zeros(prepared.checkers.shape, dtype=np.bool_)
+    return _discs(_circles_around(prepared, regions, profile, config),
+                  prepared.checkers.shape, config.checker_grow)
 
 
 def _circles_around(prepared: Prepared, regions: Mask | None, profile: BoardProfile,

@@ -35,6 +35,7 @@ from vision.occlusion.single import (
     analyse,
     judge,
     open_mask,
+    own_discs,
     prepare,
 )
 from vision.profile import BoardProfile
@@ -118,9 +119,11 @@ class OcclusionTracker:
 
     def update(self, frame: Image, checkers: CheckerCount | None = None) -> OcclusionResult:
         """Judge the next frame (BGR, camera pixels); ``checkers`` as for
-        :func:`~vision.occlusion.detect_occlusion`."""
+        :func:`~vision.occlusion.detect_occlusion` (and, as there, the permissive circle
+        search runs only when the frame looks occluded without it)."""
         cfg = self.config
-        prepared = prepare(frame, self.field_map, self.profile, checkers, cfg.single)
+        prepared = prepare(frame, self.field_map, self.profile, checkers, cfg.single,
+                           own_circles=False)
         background = self._background
         lab = prepared.lab
         if background is not None:
@@ -128,20 +131,34 @@ class OcclusionTracker:
             prepared = replace(prepared, lab=lab)
         analysis = analyse(prepared, None if background is None else background.appearance,
                            cfg.single)
-        candidates = analysis.unexplained
-        if background is not None:
-            changed = open_mask((_distance(lab, background.lab) > cfg.change_threshold)
-                                & prepared.area & ~prepared.checkers & ~background.checkers,
-                                lab.shape[1], cfg.single)
-            candidates = _regions_changed(candidates, changed, cfg.changed_share)
-        moving = np.zeros_like(candidates)
+        away = None if background is None else _distance(lab, background.lab)
+        moving = np.zeros_like(analysis.unexplained)
         if self._previous is not None:
             moving = open_mask((_distance(lab, self._previous) > cfg.motion_threshold)
                                & prepared.area, lab.shape[1], cfg.single)
         self._previous = lab
-        result = judge(prepared, candidates | moving, self.field_map, self.profile, cfg.single)
+        result = self._judge(prepared, analysis.unexplained, away, moving)
+        if result.occluded and cfg.single.own_circles is not None:
+            discs = own_discs(prepared, result.field_mask, self.profile, cfg.single)
+            prepared = replace(prepared, checkers=prepared.checkers | discs)
+            unexplained = open_mask(analysis.raw & ~discs, lab.shape[1], cfg.single)
+            result = self._judge(prepared, unexplained, away, moving)
         still = bool(np.count_nonzero(moving) < cfg.still_area * prepared.checker_area)
         return self._remember(result, prepared, analysis.appearance, still=still)
+
+    def _judge(self, prepared: Prepared, unexplained: Mask, away: Floats | None,
+               moving: Mask) -> OcclusionResult:
+        """The verdict on the unexplained regions that changed since the background (all of
+        them without one), with whatever moved."""
+        cfg = self.config
+        candidates = unexplained
+        background = self._background
+        if background is not None and away is not None:
+            changed = open_mask((away > cfg.change_threshold) & prepared.area
+                                & ~prepared.checkers & ~background.checkers,
+                                prepared.lab.shape[1], cfg.single)
+            candidates = _regions_changed(candidates, changed, cfg.changed_share)
+        return judge(prepared, candidates | moving, self.field_map, self.profile, cfg.single)
 
     def _remember(self, result: OcclusionResult, prepared: Prepared,
                   appearance: FieldAppearance, *, still: bool) -> OcclusionResult:
