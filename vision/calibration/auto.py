@@ -44,6 +44,7 @@ from vision.calibration.lines import (
     EdgePixels,
     Line,
     Orientation,
+    colour_edges,
     edge_pixels,
     fit,
     hough,
@@ -80,6 +81,16 @@ class AutoConfig:
     """Strongest lines kept per polarity and orientation."""
     separation: float = 0.006
     """Closest two kept lines may be, as a fraction of the working image's longest side."""
+    direction_lines: int = 16
+    """Strongest upright colour edges (either polarity) searched for the field's outline
+    to learn its colours from."""
+    direction_agreement: float = 0.6
+    """Least cosine between the colour steps of edges taken for the same boundary (the
+    field's left edge and the bar's right edge; the opposite for the other two)."""
+    direction_separation: float = 0.95
+    """Directions whose cosine exceeds this count as one."""
+    max_directions: int = 3
+    """Colour directions tried after the brightest channel."""
     min_field_width: float = 0.2
     """Narrowest field looked for, as a fraction of the image width."""
     bar_tolerance: float = 0.025
@@ -101,14 +112,29 @@ class AutoConfig:
     """Part of each side, at both ends, not used for fitting (corners are cluttered)."""
     fit_band: float = 3.0
     """Half-width of the band around a line in which its edge pixels are refitted."""
-    min_score: float = 0.68
+    min_score: float = 0.62
     """Least total field-model score (see :class:`FieldScore`) to accept."""
-    min_light: float = 0.6
-    max_outside: float = 0.35
-    max_bar: float = 0.45
-    min_points: float = 0.25
+    min_light: float = 0.75
+    """Least level of the bare field (1: all of the field's colour)."""
+    max_outside: float = 0.75
+    """Most level just outside the worst side (0: all of the frame's colour); lenient, as
+    a light trim along the rails' inner edge is common."""
+    max_bar: float = 0.35
+    """Most level of the bar's frame-like half (0: the frame's colour)."""
+    min_points: float = 0.4
+    """Least part of the 24 points seen where and as the profile says (checkers and hands
+    hide some)."""
+    min_edges: float = 0.08
+    """Least mean step across the weakest side or bar edge (see :class:`FieldScore`)."""
     min_contrast: float = 40.0
-    """Least difference between the field's light and dark levels, in grey levels."""
+    """Least distance between the field's and the frame's colour, in levels of the
+    stretched image."""
+    min_margin: float = 0.03
+    """Least lead of the best outline's score over any other outline that passes the checks
+    above and lies more than ``rival_distance`` from it: two different outlines that both
+    look like a field leave the answer in doubt, and no answer is better than a wrong one."""
+    rival_distance: float = 0.03
+    """Outlines whose corners all lie within this part of the image width count as one."""
     min_support: float = 0.12
     """Least part of each side's length carrying edge pixels on the fitted line."""
     max_outside_image: float = 0.01
@@ -124,6 +150,8 @@ class AutoConfig:
              and self.row_candidates >= 1, "at least 3 slopes, 2 lines, 1 structure, 1 row"),
             (0.0 < self.min_field_width < 1.0, "min_field_width between 0 and 1"),
             (0.0 <= self.min_score <= 1.0, "min_score between 0 and 1"),
+            (self.max_directions >= 0 and self.direction_lines >= 2,
+             "max_directions at least 0, direction_lines at least 2"),
         )
         for ok, text in checks:
             if not ok:
@@ -150,10 +178,12 @@ class AutoResult:
     """Part of the top, right, bottom and left side backed by edge pixels."""
     bar_found: bool
     """True when both bar edges were found where the profile puts them."""
+    margin: float = 1.0
+    """How far the score leads that of the best outline elsewhere in the frame."""
 
     def as_dict(self) -> dict[str, object]:
         return {"score": self.score.as_dict(), "support": [round(s, 3) for s in self.support],
-                "bar_found": self.bar_found}
+                "bar_found": self.bar_found, "margin": round(self.margin, 3)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +226,44 @@ def find_field(frame: Image, profile: BoardProfile = TOURNAMENT,
     Raises :class:`BoardNotFoundError` saying why when no candidate passes.
     """
     config = config or AutoConfig()
-    value, scale = _working_value(frame, config)
+    colour, scale = _working_image(frame, config)
+    height, width = colour.shape[:2]
+    found: list[_Refined] = []
+    outlines: list[_Candidate] = []
+    failure: BoardNotFoundError | None = None
+    tried: list[Direction] = []
+    todo = _directions(colour, profile, config)
+    while todo:
+        direction = todo.pop(0)
+        tried.append(direction)
+        try:
+            result, candidates = _search(_project(colour, direction, config), colour, profile,
+                                         config)
+        except BoardNotFoundError as exc:
+            failure = failure or exc
+            continue
+        found.append(result)
+        outlines += candidates
+        # The colours of the field and the frame under the best outline so far say
+        # best in which direction to look again.
+        best = max(found, key=lambda f: f.score.total)
+        again = _unit(best.score.step)
+        if (result is best and again is not None and len(tried) < config.max_directions + 2
+                and all(_cosine(again, d) < config.direction_separation for d in tried)):
+            todo.insert(0, again)
+    if not found:
+        assert failure is not None
+        raise failure
+    best = max(found, key=lambda f: f.score.total)
+    margin = _accept(best, outlines, config, width, height)
+    return AutoResult(_to_frame(best.corners, scale), best.score, best.support,
+                      best.bar_found, margin)
+
+
+def _search(value: Plane, colour: Plane, profile: BoardProfile,
+            config: AutoConfig) -> tuple["_Refined", list["_Candidate"]]:
+    """The field in one grey plane where it is lighter than the rails and the bar: the best
+    outline refined, and every outline scored."""
     height, width = value.shape
     sep = max(2, round(config.separation * max(height, width)))
     edges = _Edges(edge_pixels(value, "upright", True, config.min_edge),
@@ -210,19 +277,17 @@ def find_field(frame: Image, profile: BoardProfile = TOURNAMENT,
         raise BoardNotFoundError("board not found: no field outline (no two long upright "
                                  "edges far enough apart)")
     candidates = [candidate for pair in sides[:config.structures]
-                  for candidate in _candidates(pair, value, edges, profile, config, sep)]
+                  for candidate in _candidates(pair, value, colour, edges, profile, config,
+                                               sep)]
     if not candidates:
         raise BoardNotFoundError("board not found: no field outline (no top and bottom edge "
                                  "fit the side edges)")
     best = max(candidates, key=lambda c: c.score.total)
-    result = _refine(best, value, edges, profile, config)
-    _accept(result, config, width, height)
-    return AutoResult(_to_frame(result.corners, scale), result.score, result.support,
-                      result.bar_found)
+    return _refine(best, colour, edges, profile, config), candidates
 
 
-def _candidates(pair: _Sides, value: Plane, edges: _Edges, profile: BoardProfile,
-                config: AutoConfig, sep: int) -> list[_Candidate]:
+def _candidates(pair: _Sides, value: Plane, colour: Plane, edges: _Edges,
+                profile: BoardProfile, config: AutoConfig, sep: int) -> list[_Candidate]:
     """Every plausible top and bottom edge for a pair of side edges, scored."""
     height, width = value.shape
     reaches = _reaches(pair, edges.rising, edges.falling)
@@ -249,31 +314,130 @@ def _candidates(pair: _Sides, value: Plane, edges: _Edges, profile: BoardProfile
             corners = _corners(pair.left, top, pair.right, bottom)
             if corners is not None and _plausible(corners, profile, config):
                 out.append(_Candidate(pair, top, bottom, corners,
-                                      score_field(value, corners, profile)))
+                                      score_field(colour, corners, profile)))
     return out
 
 
-def _working_value(frame: Image, config: AutoConfig) -> tuple[Plane, float]:
-    """The brightest channel, shrunk to the working size and blurred; and the scale."""
-    if frame.ndim == 2:
-        value = frame
-    elif frame.ndim == 3 and frame.shape[2] in (3, 4):
-        value = frame[:, :, :3].max(axis=2)
+def _working_image(frame: Image, config: AutoConfig) -> tuple[Plane, float]:
+    """The frame as float32, shrunk to the working size, blurred and stretched; the scale."""
+    if frame.ndim == 3 and frame.shape[2] in (3, 4):
+        image = frame[:, :, :3]
+    elif frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 1):
+        image = frame.reshape(frame.shape[:2])
     else:
         raise BoardNotFoundError(f"board not found: not an image (shape {frame.shape})")
-    height, width = value.shape
+    height, width = image.shape[:2]
     scale = min(1.0, config.work_size / max(height, width))
     if scale < 1.0:
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        value = np.asarray(cv2.resize(value, size, interpolation=cv2.INTER_AREA),
+        image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA),
                            dtype=np.uint8)
         scale = size[0] / width
-    blurred = cv2.GaussianBlur(value.astype(np.float32), (0, 0), config.blur_sigma)
+    blurred = np.asarray(cv2.GaussianBlur(image.astype(np.float32), (0, 0), config.blur_sigma),
+                         dtype=np.float32)
     # Stretch the levels so that edge thresholds mean the same in a dim room.
     lo, hi = (float(v) for v in np.percentile(blurred[::4, ::4], config.stretch))
     if hi - lo > 1.0:
         blurred = np.clip((blurred - lo) * (255.0 / (hi - lo)), 0.0, 255.0)
     return np.asarray(blurred, dtype=np.float32), scale
+
+
+Direction = tuple[float, float, float] | None
+
+
+def _directions(colour: Plane, profile: BoardProfile, config: AutoConfig) -> list[Direction]:
+    """Colour directions to look along, best first; None is the brightest channel.
+
+    Long upright edges are found whatever their colour step.  The field's two
+    side edges step by opposite colours (rail to field, field to rail), the bar's
+    edges by the same two, in the order the profile gives; a pair that meets this
+    says in which colour direction the field differs from its frame.
+    """
+    out: list[Direction] = [None]
+    if colour.ndim == 2:
+        return out
+    height, width = colour.shape[:2]
+    sep = max(2, round(config.separation * max(height, width)))
+    edges = colour_edges(colour, config.min_edge)
+    # Close lines are told apart by their colour steps: a rail between the field and a
+    # tray is only a few pixels wide, and its two edges step by different colours.
+    lines: list[Line] = []
+    steps: list[npt.NDArray[np.float64]] = []
+    for line in _lines(edges.pixels, width, height / 2.0, "upright", config, 2,
+                       3 * config.direction_lines):
+        on = near(edges.pixels, line, 1.5)
+        step = edges.steps[on].mean(axis=0) if on.any() else np.zeros(3)
+        step /= max(float(np.linalg.norm(step)), 1e-9)
+        x = float(line.across_at(height / 2.0))
+        if all(abs(x - float(other.across_at(height / 2.0))) > sep
+               or step @ other_step < config.direction_agreement
+               for other, other_step in zip(lines, steps, strict=True)):
+            lines.append(line)
+            steps.append(step)
+        if len(lines) == config.direction_lines:
+            break
+    mid = height / 2.0
+    xs = [float(line.across_at(mid)) for line in lines]
+    found: list[tuple[float, npt.NDArray[np.float64]]] = []
+    agree = config.direction_agreement
+    for i, left in enumerate(lines):
+        for j, right in enumerate(lines):
+            span = xs[j] - xs[i]
+            if span < config.min_field_width * width or steps[i] @ -steps[j] < agree:
+                continue
+            rank = left.votes + right.votes
+            direction = steps[i] - steps[j]
+            if profile.bar_width >= 0.02:
+                tol = config.bar_tolerance * span
+                want = (xs[i] + span * profile.bar_span[0], xs[i] + span * profile.bar_span[1])
+                bar_l = [k for k in range(len(lines)) if abs(xs[k] - want[0]) <= tol
+                         and steps[k] @ steps[j] >= agree]
+                bar_r = [k for k in range(len(lines)) if abs(xs[k] - want[1]) <= tol
+                         and steps[k] @ steps[i] >= agree]
+                if bar_l and bar_r:
+                    k = max(bar_l, key=lambda n: lines[n].votes)
+                    n = max(bar_r, key=lambda n: lines[n].votes)
+                    rank += lines[k].votes + lines[n].votes
+                    direction = direction + steps[n] - steps[k]
+            found.append((rank, direction / float(np.linalg.norm(direction))))
+    found.sort(key=lambda f: -f[0])
+    kept: list[npt.NDArray[np.float64]] = []
+    for _, direction in found:
+        if all(direction @ k < config.direction_separation for k in kept):
+            kept.append(direction)
+        if len(kept) == config.max_directions:
+            break
+    return out + [(float(d[0]), float(d[1]), float(d[2])) for d in kept]
+
+
+def _unit(step: tuple[float, ...]) -> Direction:
+    """``step`` as a unit colour direction; None unless it is one (three channels)."""
+    size = float(np.linalg.norm(step))
+    if len(step) != 3 or size < 1e-6:
+        return None
+    return (step[0] / size, step[1] / size, step[2] / size)
+
+
+def _cosine(a: Direction, b: Direction) -> float:
+    """Cosine between two directions; the brightest channel counts as grey."""
+    grey = (3 ** -0.5,) * 3
+    u, v = np.array(a or grey), np.array(b or grey)
+    return float(u @ v)
+
+
+def _project(colour: Plane, direction: Direction, config: AutoConfig) -> Plane:
+    """A grey plane: the brightest channel, or the colour projected on ``direction``
+    (stretched like the frame)."""
+    if colour.ndim == 2:
+        return colour
+    if direction is None:
+        return np.asarray(colour.max(axis=2), dtype=np.float32)
+    d = np.asarray(direction, dtype=np.float32)
+    plane = np.asarray(colour @ (d / np.float32(np.linalg.norm(d))), dtype=np.float32)
+    lo, hi = (float(v) for v in np.percentile(plane[::4, ::4], config.stretch))
+    if hi - lo > 1.0:
+        plane = np.clip((plane - lo) * (255.0 / (hi - lo)), 0.0, 255.0)
+    return np.asarray(plane, dtype=np.float32)
 
 
 def _lines(edges: EdgePixels, size: int, centre: float, orientation: Orientation,
@@ -402,7 +566,7 @@ class _Refined:
     bar_found: bool
 
 
-def _refine(best: _Candidate, value: Plane, edges: _Edges, profile: BoardProfile,
+def _refine(best: _Candidate, colour: Plane, edges: _Edges, profile: BoardProfile,
             config: AutoConfig) -> _Refined:
     """Refit the four lines to their own edge pixels (sub-pixel) and re-score."""
     sides = best.sides
@@ -420,7 +584,7 @@ def _refine(best: _Candidate, value: Plane, edges: _Edges, profile: BoardProfile
                _support(right_px, right, corners.top_right[1], corners.bottom_right[1]),
                _support(bottom_px, bottom, corners.bottom_left[0], corners.bottom_right[0]),
                _support(left_px, left, corners.top_left[1], corners.bottom_left[1]))
-    return _Refined(corners, score_field(value, corners, profile), support,
+    return _Refined(corners, score_field(colour, corners, profile), support,
                     sides.bar is not None)
 
 
@@ -441,22 +605,17 @@ def _support(edges: EdgePixels, line: Line, start: float, end: float) -> float:
     return min(1.0, len(np.unique(np.round(on))) / length)
 
 
-def _accept(found: _Refined, config: AutoConfig, width: int, height: int) -> None:
-    """Raise :class:`BoardNotFoundError` unless every check passes."""
+def _accept(found: _Refined, others: list[_Candidate], config: AutoConfig, width: int,
+            height: int) -> float:
+    """The best outline's lead over any other that would pass; :class:`BoardNotFoundError`
+    unless every check passes."""
     s = found.score
-    problems = []
-    if s.contrast < config.min_contrast:
-        problems.append(f"too little contrast ({s.contrast:.0f} grey levels)")
-    if s.total < config.min_score:
-        problems.append(f"field score {s.total:.2f} < {config.min_score}")
-    if s.light < config.min_light:
-        problems.append(f"field not light ({s.light:.2f})")
-    if s.outside > config.max_outside:
-        problems.append(f"no dark rails around it ({s.outside:.2f})")
-    if s.bar > config.max_bar:
-        problems.append(f"no dark bar ({s.bar:.2f})")
-    if s.points < config.min_points:
-        problems.append(f"no pattern of points ({s.points:.2f})")
+    problems = _problems(s, config)
+    rival = max((o.score.total for o in others
+                 if _distance(o.corners, found.corners) > config.rival_distance * width
+                 and not _problems(o.score, config)), default=0.0)
+    if s.total - rival < config.min_margin:
+        problems.append(f"another outline scores nearly as well ({rival:.2f})")
     weakest = min(found.support)
     if weakest < config.min_support:
         problems.append(f"a side with too little edge ({weakest:.2f})")
@@ -467,6 +626,32 @@ def _accept(found: _Refined, config: AutoConfig, width: int, height: int) -> Non
     if problems:
         raise FieldRejectedError("board not found: the best field outline fails: "
                                  + "; ".join(problems), s, found.support)
+    return s.total - rival
+
+
+def _problems(s: FieldScore, config: AutoConfig) -> list[str]:
+    """What keeps a field-model score from passing, in words (empty: nothing)."""
+    problems = []
+    if s.contrast < config.min_contrast:
+        problems.append(f"too little contrast ({s.contrast:.0f} levels)")
+    if s.total < config.min_score:
+        problems.append(f"field score {s.total:.2f} < {config.min_score}")
+    if s.light < config.min_light:
+        problems.append(f"bare field not of one colour ({s.light:.2f})")
+    if s.outside > config.max_outside:
+        problems.append(f"no rails around it ({s.outside:.2f})")
+    if s.bar > config.max_bar:
+        problems.append(f"no bar ({s.bar:.2f})")
+    if s.points < config.min_points:
+        problems.append(f"no pattern of points ({s.points:.2f})")
+    if s.edges < config.min_edges:
+        problems.append(f"a side or bar edge without a step ({s.edges:.2f})")
+    return problems
+
+
+def _distance(a: Corners, b: Corners) -> float:
+    """The largest distance between corresponding corners."""
+    return float(np.max(np.linalg.norm(np.array(a.as_list()) - np.array(b.as_list()), axis=1)))
 
 
 def _to_frame(corners: Corners, scale: float) -> Corners:

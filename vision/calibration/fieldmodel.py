@@ -1,16 +1,22 @@
 """Does a quadrilateral hold a backgammon field?  A score from the board profile.
 
 Lines in an image are cheap; a bright rectangle on a dark table has four of
-them too.  What only a board has is the pattern inside: a dark bar down the
-middle, two rows of twelve points whose two colours alternate (or, if both
-are dark, light gaps between them), light field between the point tips, and
-dark rails just outside the edges.  The profile says where each of these lies
-in field coordinates, so a fixed set of sample positions, mapped into the
-image through the candidate corners, measures all of it at once.
+them too.  What only a board has is the pattern inside: a bar down the middle
+in the rails' colour, two rows of twelve points whose two colours alternate
+(or, if both are alike, field-coloured gaps between them), bare field between
+the point tips, and rails just outside the edges.  The profile says where each
+of these lies in field coordinates, so a fixed set of sample positions, mapped
+into the image through the candidate corners, measures all of it at once.
 
-Brightness is normalised per candidate (its own dark and light levels), so
-the score does not depend on the exposure.  Checkers, dice and hands spoil
-some samples, which is why each part is a mean over many.
+Nothing is assumed about the colours: the candidate's own field colour
+(median of the bare field) and frame colour (median of the rails just outside
+and the bar) define a line in colour space, and every sample is measured
+along it, 0 at the frame and 1 at the field.  A cream field on dark rails, a
+dark leather field on darker rails, green felt on brown wood and a field
+darker than its rails all score alike, whatever the exposure.  Checkers,
+dice and hands spoil some samples, which is why each part is a mean over
+many; the outside and the edge step are judged side by side, since a wrong
+candidate usually has three good sides and one that is not a side at all.
 """
 
 from dataclasses import dataclass
@@ -25,6 +31,12 @@ from vision.profile import BoardProfile
 
 Floats = npt.NDArray[np.float64]
 Plane = npt.NDArray[np.float32]
+_RAMP = 0.6
+"""Width of the soft cut between frame and field levels (on the 0..1 frame-to-field line)."""
+_POINT_CONTRAST = 0.25
+"""Least distance, relative to the field-to-frame contrast, between a point colour and the
+field (else there are no points), and between the two point colours (else they count as one)."""
+"""Width of the soft cut between frame and field levels (on the 0..1 frame-to-field line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,21 +44,26 @@ class FieldScore:
     """How much a quadrilateral looks like the profile's field (each part 0..1)."""
 
     light: float
-    """Mean normalised brightness where the field is bare (between the tips, beside the
-    outer points, in the gaps between points): should be near 1."""
+    """Mean level where the field is bare (between the tips, beside the outer points, in
+    the gaps between points): near 1 when the bare field is all of one colour."""
     outside: float
-    """Mean brightness in thin bands just outside the four edges (the rails): near 0."""
+    """Mean level in thin bands just outside an edge (the rails), on the worst of the four
+    sides: near 0."""
     bar: float
-    """Mean brightness of the darker half of the bar's samples: near 0, and still near 0
-    with checkers on the bar or an arm across half of it."""
+    """Mean level of the half of the bar's samples nearest the frame colour: near 0, and
+    still near 0 with checkers on the bar or an arm across half of it."""
     points: float
-    """Contrast of the points' pattern: the two point colours against each other, or
-    the points against the light gaps, whichever is larger."""
+    """The part of the 24 points seen in the colour expected there (the two colours
+    alternate, facing points differ)."""
     edges: float
-    """Mean step from light just inside each side to dark just outside it: high along
-    the whole length of a true side, low on a line that only grazes a point's flank."""
+    """Mean step from field (or point) just inside a side to frame just outside it, in how
+    much further from the frame colour the inside is than the outside, on the weakest of
+    the four sides and the bar's two edges: high along the whole length of a true side,
+    low on a line that only grazes a point's flank."""
     contrast: float
-    """Grey levels between the candidate's dark and light levels."""
+    """Distance between the candidate's field and frame colours (levels of the image)."""
+    step: tuple[float, ...] = ()
+    """The field's colour minus the frame's (one value per channel of the image)."""
 
     @property
     def total(self) -> float:
@@ -69,63 +86,146 @@ class _Samples:
     gaps: Floats
     colour_a: Floats
     colour_b: Floats
+    points: Floats
+    """All point samples (``colour_a`` then ``colour_b``), with ``point_ids`` saying whose."""
+    point_ids: npt.NDArray[np.int64]
+    point_a: npt.NDArray[np.bool_]
+    """Per point (0-23 in the order of ``point_ids``): True where it takes colour a."""
+    beside: Floats
+    """Field beside each point, towards its tip, with ``beside_ids`` saying whose."""
+    beside_ids: npt.NDArray[np.int64]
+    outside_side: npt.NDArray[np.int64]
+    """Which side (0 top, 1 right, 2 bottom, 3 left) each ``outside`` sample is beyond."""
     rim_in: Floats
     """Just inside the four sides, paired one to one with ``rim_out``."""
     rim_out: Floats
+    rim_side: npt.NDArray[np.int64]
+    """0-3 as for ``outside_side``, then 4 and 5 for the bar's left and right edge."""
     inside: Floats
     """Spread over the whole field, to find the candidate's dark and light levels."""
 
 
-def score_field(value: Plane, corners: Corners, profile: BoardProfile) -> FieldScore:
-    """Score the quadrilateral ``corners`` in a grey image ``value`` (float32)."""
+def score_field(image: Plane, corners: Corners, profile: BoardProfile) -> FieldScore:
+    """Score the quadrilateral ``corners`` in ``image`` (float32, grey or colour).
+
+    The candidate's own field colour ``F`` (median of the bare field) and frame
+    colour ``R`` (median of the rails just outside and the bar) set the scale:
+    every sample is projected on the line from ``R`` (level 0) to ``F`` (level
+    1), so the field may be lighter or darker than the rails, or differ only in
+    hue, and the parts below mean the same on every board.
+    """
     samples = _samples(profile)
     src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
     dst = np.array(corners.as_list(), dtype=np.float32)
     homography = np.asarray(cv2.getPerspectiveTransform(src, dst), dtype=np.float64)
 
     def read(uv: Floats) -> Floats:
-        return _read(value, homography, uv)
+        raw = _read(image, homography, uv)
+        return raw[np.isfinite(raw).all(axis=1)]
 
     inside = read(samples.inside)
-    valid = inside[np.isfinite(inside)]
-    if len(valid) < 0.5 * len(inside):
+    if len(inside) < 0.5 * len(samples.inside):
         return FieldScore(0.0, 1.0, 1.0, 0.0, 0.0, 0.0)
-    dark, bright = (float(v) for v in np.percentile(valid, [10.0, 90.0]))
-    contrast = bright - dark
+    bare, frame = read(samples.light), read(np.concatenate([samples.outside, samples.bar]))
+    if len(bare) == 0 or len(frame) == 0:
+        return FieldScore(0.0, 1.0, 1.0, 0.0, 0.0, 0.0)
+    field_colour, frame_colour = np.median(bare, axis=0), np.median(frame, axis=0)
+    axis = field_colour - frame_colour
+    contrast = float(np.linalg.norm(axis))
     if contrast <= 1.0:
         return FieldScore(0.0, 1.0, 1.0, 0.0, 0.0, contrast)
-    middle, ramp = 0.5 * (dark + bright), 0.3 * contrast
+    axis /= contrast * contrast
 
     def norm(raw: Floats) -> Floats:
-        return np.asarray(np.clip((raw - middle) / ramp + 0.5, 0.0, 1.0), dtype=np.float64)
+        """Levels on the frame-to-field line, 0 at the frame, 1 at the field, softly cut."""
+        level = (raw - frame_colour) @ axis
+        return np.asarray(np.clip((level - 0.5) / _RAMP + 0.5, 0.0, 1.0), dtype=np.float64)
 
     def level(uv: Floats, part: float = 1.0) -> float:
         """Mean normalised level (of the darkest ``part`` of the samples)."""
         raw = read(uv)
-        raw = raw[np.isfinite(raw)]
         if len(raw) == 0:
             return 0.5
         levels = np.sort(norm(raw))
         return float(levels[:max(1, round(part * len(levels)))].mean())
 
-    light, gaps = level(samples.light), level(samples.gaps)
-    a, b = level(samples.colour_a), level(samples.colour_b)
+    def colour(uv: Floats) -> Floats:
+        raw = read(uv)
+        return np.asarray(np.median(raw, axis=0) if len(raw) else field_colour,
+                          dtype=np.float64)
+
+    light = level(np.concatenate([samples.light, samples.gaps]))
+    a, b = colour(samples.colour_a), colour(samples.colour_b)
+    points = _points(_read(image, homography, samples.points),
+                     _read(image, homography, samples.beside), samples, a, b,
+                     np.asarray(field_colour, dtype=np.float64), contrast)
     bar = level(samples.bar, 0.5) if len(samples.bar) else 0.0
-    points = max(abs(a - b), gaps - 0.5 * (a + b), 0.0)
-    rim_in, rim_out = read(samples.rim_in), read(samples.rim_out)
-    both = np.isfinite(rim_in) & np.isfinite(rim_out)
-    steps = norm(rim_in[both]) - norm(rim_out[both])
-    edges = float(np.clip(steps, 0.0, 1.0).mean()) if len(steps) else 0.0
-    return FieldScore(light, level(samples.outside), bar, points, edges, contrast)
+    rim_in = _read(image, homography, samples.rim_in)
+    rim_out = _read(image, homography, samples.rim_out)
+    both = np.isfinite(rim_in).all(axis=1) & np.isfinite(rim_out).all(axis=1)
+    # Field or point just inside, frame just outside: the step is how much further the
+    # inside is from the frame colour than the outside (points of any colour count).
+    away_in = np.linalg.norm(rim_in[both] - frame_colour, axis=1)
+    away_out = np.linalg.norm(rim_out[both] - frame_colour, axis=1)
+    steps = np.clip((away_in - away_out) / contrast, 0.0, 1.0)
+    edges = min(_side_mean(steps, samples.rim_side[both], 0.0,
+                           int(samples.rim_side.max()) + 1))
+    out = _read(image, homography, samples.outside)
+    seen = np.isfinite(out).all(axis=1)
+    outside = max(_side_mean(norm(out[seen]), samples.outside_side[seen], 0.5))
+    return FieldScore(light, outside, bar, points, edges, contrast,
+                      tuple(float(c) for c in field_colour - frame_colour))
 
 
-def _read(value: Plane, homography: npt.NDArray[np.float64], uv: Floats) -> Floats:
-    """Bilinear samples at field coordinates; NaN outside the image."""
+def _points(raw: Floats, beside: Floats, samples: "_Samples", a: Floats, b: Floats,
+            field: Floats, contrast: float) -> float:
+    """The part of the 24 points seen where and as the profile says.
+
+    A point counts when its median colour is nearer to its own colour than to the
+    field's (and, if the two point colours differ, than to the other one), and the
+    field beside it, towards its tip, is nearer to the field's colour than to the
+    point's: a candidate off by a point, half a point or a tray gets that wrong.
+    """
+    if min(float(np.linalg.norm(a - field)), float(np.linalg.norm(b - field))) \
+            < _POINT_CONTRAST * contrast:
+        return 0.0
+    distinct = float(np.linalg.norm(a - b)) >= _POINT_CONTRAST * contrast
+    seen = np.isfinite(raw).all(axis=1)
+    seen_beside = np.isfinite(beside).all(axis=1)
+    good = 0
+    for point, is_a in enumerate(samples.point_a):
+        mine = raw[seen & (samples.point_ids == point)]
+        next_to = beside[seen_beside & (samples.beside_ids == point)]
+        if len(mine) == 0 or len(next_to) == 0:
+            continue
+        m, n = np.median(mine, axis=0), np.median(next_to, axis=0)
+        own, other = (a, b) if is_a else (b, a)
+        d_own = float(np.linalg.norm(m - own))
+        if (d_own < float(np.linalg.norm(m - field))
+                and (not distinct or d_own < float(np.linalg.norm(m - other)))
+                and float(np.linalg.norm(n - field)) < float(np.linalg.norm(n - own))):
+            good += 1
+    return good / len(samples.point_a)
+
+
+def _side_mean(values: Floats, sides: npt.NDArray[np.int64], empty: float,
+               count: int = 4) -> list[float]:
+    """The mean of ``values`` on each side (``empty`` for a side with none)."""
+    out = []
+    for side in range(count):
+        mine = values[sides == side]
+        out.append(float(mine.mean()) if len(mine) else empty)
+    return out
+
+
+def _read(image: Plane, homography: npt.NDArray[np.float64], uv: Floats) -> Floats:
+    """Bilinear samples at field coordinates, one row per sample; NaN outside the image."""
     pts = np.concatenate([uv, np.ones((len(uv), 1))], axis=1) @ np.asarray(homography).T
     xy = (pts[:, :2] / pts[:, 2:3]).astype(np.float32)
-    out = cv2.remap(value, xy[:, 0].reshape(1, -1), xy[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_CONSTANT, borderValue=float("nan"))
-    return np.asarray(out, dtype=np.float64).ravel()
+    nan = float("nan")
+    out = cv2.remap(image, xy[:, 0].reshape(1, -1), xy[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=(nan, nan, nan, nan))
+    return np.asarray(out, dtype=np.float64).reshape(len(uv), -1)
 
 
 @lru_cache(maxsize=8)
@@ -144,9 +244,9 @@ def _samples(profile: BoardProfile) -> _Samples:
 
     along = np.linspace(0.01, 0.99, 90)
     outside: list[Floats] = []
-    for d in (0.008, 0.016):
-        outside += [pairs(along, np.array([-d])), pairs(along, np.array([1 + d])),
-                    pairs(np.array([-d]), along), pairs(np.array([1 + d]), along)]
+    for d in (0.007, 0.009):  # within the narrowest rail: between the field and a tray
+        outside += [pairs(along, np.array([-d])), pairs(np.array([1 + d]), along),
+                    pairs(along, np.array([1 + d])), pairs(np.array([-d]), along)]
 
     halves = np.concatenate([np.linspace(0.01, bar_left - 0.01, 40),
                              np.linspace(bar_right + 0.01, 0.99, 40)])
@@ -156,10 +256,15 @@ def _samples(profile: BoardProfile) -> _Samples:
     gaps: list[Floats] = []
     colour_a: list[Floats] = []
     colour_b: list[Floats] = []
+    ids_a: list[int] = []
+    ids_b: list[int] = []
+    beside: list[Floats] = []
+    beside_ids: list[int] = []
     for k in range(12):
         left = column_left(k)
         middle = left + 0.5 * pw
         for top in (True, False):
+            point = 2 * k + (0 if top else 1)
             for v in (0.02, 0.06, 0.12, 0.2, 0.28):
                 if v >= reach * 0.8:
                     continue
@@ -167,12 +272,18 @@ def _samples(profile: BoardProfile) -> _Samples:
                 us = middle + np.array([-0.4, 0.0, 0.4]) * half
                 vs = np.full(3, v if top else 1.0 - v)
                 # Facing points differ in colour, and colours alternate along a row.
-                target = colour_a if (k + (0 if top else 1)) % 2 == 0 else colour_b
-                target.append(np.stack([us, vs], axis=1))
+                is_a = (k + (0 if top else 1)) % 2 == 0
+                (colour_a if is_a else colour_b).append(np.stack([us, vs], axis=1))
+                (ids_a if is_a else ids_b).extend([point] * 3)
             for v in (0.55, 0.75, 0.9):  # fractions of the reach: the gaps widen
                 depth = v * reach
                 gap = 0.5 * pw * (depth / reach)
                 at = depth if top else 1.0 - depth
+                # Beside the point, on both sides: field (rails and bar kept clear of).
+                u_left = left + 0.5 * gap if k in (0, 6) else left
+                u_right = left + pw - 0.5 * gap if k in (5, 11) else left + pw
+                beside.append(np.array([[u_left, at], [u_right, at]]))
+                beside_ids.extend([point] * 2)
                 if k not in (0, 6):  # the gap between this point and the one on its left
                     gaps.append(np.array([[left, at]]))
                 if k in (0, 11):  # between the outer point and the side rail
@@ -188,6 +299,15 @@ def _samples(profile: BoardProfile) -> _Samples:
     for d, target in ((0.006, rim_in), (-0.006, rim_out)):
         target += [pairs(rim, np.array([d])), pairs(np.array([1.0 - d]), rim),
                    pairs(rim, np.array([1.0 - d])), pairs(np.array([d]), rim)]
+        if profile.bar_width >= 0.02:  # the bar's edges: field outside, frame inside
+            target += [pairs(np.array([bar_left - d]), rim),
+                       pairs(np.array([bar_right + d]), rim)]
+    sides = np.arange(4, dtype=np.int64)
+    point_a = np.array([(k + p) % 2 == 0 for k in range(12) for p in (0, 1)])
     return _Samples(np.concatenate(light), np.concatenate(outside), bar,
                     np.concatenate(gaps), np.concatenate(colour_a), np.concatenate(colour_b),
-                    np.concatenate(rim_in), np.concatenate(rim_out), inside)
+                    np.concatenate(colour_a + colour_b), np.array(ids_a + ids_b, np.int64),
+                    point_a, np.concatenate(beside), np.array(beside_ids, np.int64),
+                    np.tile(np.repeat(sides, len(along)), 2),
+                    np.concatenate(rim_in), np.concatenate(rim_out),
+                    np.repeat(np.arange(len(rim_in), dtype=np.int64), len(rim)), inside)

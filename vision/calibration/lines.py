@@ -179,3 +179,36 @@ def intersect(a: Line, b: Line) -> tuple[float, float] | None:
     if abs(w) < 1e-9:
         return None
     return (float(x / w), float(y / w))
+
+
+@dataclass(frozen=True, slots=True)
+class ColourEdges:
+    """Thin upright edge pixels of a colour image, of either polarity, with their steps."""
+
+    pixels: EdgePixels
+    steps: Floats
+    """N x 3: the colour step across each pixel, left to right (per pixel)."""
+
+
+def colour_edges(colour: Plane, min_strength: float) -> ColourEdges:
+    """Edge pixels where ``colour`` (H x W x 3) steps across an upright line, whatever the
+    sign or hue of the step: thinned to the local maximum of the step's length across the
+    line, which must exceed ``min_strength`` and the step along the line."""
+    grad = np.asarray(cv2.Sobel(colour, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32) / 8.0
+    other = np.asarray(cv2.Sobel(colour, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32) / 8.0
+    size = np.sqrt((grad * grad).sum(axis=2))
+    across = np.sqrt((other * other).sum(axis=2))
+    before = np.roll(size, 1, axis=1)
+    after = np.roll(size, -1, axis=1)
+    keep = (size >= before) & (size > after) & (size > min_strength) & (size > across)
+    keep[:, 0] = keep[:, -1] = False
+    rows, cols = np.nonzero(keep)
+    peak = size[rows, cols].astype(np.float64)
+    lo = before[rows, cols].astype(np.float64)
+    hi = after[rows, cols].astype(np.float64)
+    curvature = lo - 2.0 * peak + hi
+    shift = np.where(curvature < 0, 0.5 * (lo - hi) / np.where(curvature < 0, curvature, -1.0),
+                     0.0)
+    shift = np.clip(shift, -0.5, 0.5)
+    pixels = EdgePixels(rows.astype(np.float64), cols.astype(np.float64) + shift, peak)
+    return ColourEdges(pixels, grad[rows, cols].astype(np.float64))
