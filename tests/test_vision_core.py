@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from vision.errors import ConfigError, ObservationError
@@ -99,3 +100,23 @@ def test_field_map_sends_corners_to_the_unit_square_and_back() -> None:
         FieldMap.from_corners(Corners((891, 25), (210, 31), (871, 648), (237, 661)))
     with pytest.raises(CalibrationError, match="square pixels"):
         FieldMap.from_corners(Corners((0, 0), (1, 0), (1, 1), (0, 1)))
+
+
+def test_checker_mask_covers_each_checker_in_camera_pixels() -> None:
+    from vision.checkers.count import CheckerCount, Placed
+    from vision.checkers.detect import Circle
+    from vision.pipeline import checker_mask
+    from vision.rectify import FieldMap
+
+    corners = Corners((210, 31), (891, 25), (871, 648), (237, 661))
+    field = FieldMap.from_corners(corners)
+    size = TOURNAMENT.rectified_size(640)
+    circle = Circle(100.0, 550.0, 24.0)
+    count = CheckerCount(tuple(Counts() for _ in range(24)), Counts(),
+                         (Placed(circle, True, 11),), size)
+    mask = checker_mask(count, field, (720, 1280, 3))
+    cx, cy = field.image_point(100.0 / size[0], 550.0 / size[1])
+    ex, ey = field.image_point(100.0 / size[0], (550.0 + 40.0) / size[1])
+    assert mask[round(cy), round(cx)] == 255
+    assert mask[round(ey), round(ex)] == 0
+    assert 0 < np.count_nonzero(mask) < 4000

@@ -111,17 +111,20 @@ def checker_mask(checkers: CheckerCount, field_map: FieldMap,
     """Where the checkers are, in camera pixels (255 inside a checker)."""
     mask = np.zeros(shape[:2], dtype=np.uint8)
     width, height = checkers.size
-    if not width or not height:
+    if not width or not height or not checkers.placed:
         return mask
-    angles = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
-    for placed in checkers.placed:
-        c = placed.circle
-        outline = [field_map.image_point((c.x + c.radius * math.cos(a)) / width,
-                                         (c.y + c.radius * math.sin(a)) / height)
-                   for a in angles]
-        polygon = np.array([[round(x), round(y)] for x, y in outline], dtype=np.int32)
-        cv2.fillPoly(mask, [polygon], 255)
+    circles = np.array([[p.circle.x, p.circle.y, p.circle.radius] for p in checkers.placed])
+    u = (circles[:, :1] + circles[:, 2:] * _COS) / width
+    v = (circles[:, 1:2] + circles[:, 2:] * _SIN) / height
+    field = np.stack([u, v], axis=-1).reshape(-1, 1, 2)
+    image = cv2.perspectiveTransform(field, field_map.to_image).reshape(len(circles), -1, 2)
+    cv2.fillPoly(mask, list(np.rint(image).astype(np.int32)), 255)
     return mask
+
+
+_ANGLES = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
+_COS = np.cos(_ANGLES)[None, :]
+_SIN = np.sin(_ANGLES)[None, :]
 
 
 def _whole_view(still: Still | None, frame: Image) -> tuple[Image | None, float]:
