@@ -128,3 +128,24 @@ def test_bar_checkers_are_counted_on_the_bar() -> None:
     result = count_checkers(circles, [True, False, False], TOURNAMENT, (w, h))
     assert (result.bar.light, result.bar.dark) == (1, 1)
     assert result.points[0].dark == 1
+
+
+def test_two_stacks_meeting_in_one_column_part_where_the_colour_changes() -> None:
+    """Seven light on point 0 and seven dark on point 23 fill column 11 rail to rail."""
+    board = layered_board({0: (7, True), 23: (7, False)}, row=6)
+    result = read_checkers(board, TOURNAMENT)
+    assert (result.points[0].light, result.points[0].dark) == (7, 0)
+    assert (result.points[23].light, result.points[23].dark) == (0, 7)
+
+
+def test_one_colour_under_uneven_light_stays_one_colour() -> None:
+    """Only dark checkers, some in a lamp's reflection: no second colour is invented."""
+    colours = [(20.0 + 7.0 * k, 128.0, 129.0) for k in range(14)]
+    assert split_colours(colours) == [False] * 14
+    # Two colours, one of them a single checker: still split.
+    assert split_colours([(30.0, 128.0, 128.0)] * 9 + [(235.0, 128.0, 128.0)]) == \
+        [False] * 9 + [True]
+    # Red against black: the hue decides even where a glare lifts the black.
+    red, black, lit_black = (100.0, 170.0, 150.0), (25.0, 128.0, 128.0), (120.0, 128.0, 128.0)
+    assert split_colours([red, red, black, black, lit_black]) == [True, True, False, False,
+                                                                   False]

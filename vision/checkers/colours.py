@@ -2,13 +2,25 @@
 
 Checker sets come in many colour pairs (white/black, white/red, cream/brown,
 red/black, marbled), so nothing is hard-wired: the circles' inner colours are
-split into two clusters in Lab space and the lighter cluster is *light*.  A
-:class:`ColourModel` learned once (from the starting position, where both
-colours are present in known numbers) decides alone when only one colour is
-on the board, as late in a bear-off.
+split into two clusters in Lab space and the lighter cluster is *light*.
+
+Lightness is what the lamp changes most: a lamp's reflection adds grey to
+everything under it (a black checker in a glare reads as mid-grey),
+vignetting darkens the corners.  Hue and saturation change much less, so
+the split weighs lightness down (``lightness_weight``): a red-against-black
+set splits on its red, however the light falls; a white-against-black set
+still splits on lightness, which is all it has.
+
+Two clusters are only believed when they are well apart, both absolutely
+(``min_separation``) and against their own spread (``min_ratio``); else the
+frame has one colour (late in a bear-off) and each circle is judged by its
+lightness alone.  A :class:`ColourModel` learned once (from the starting
+position, where both colours are present in known numbers) decides alone
+when it is given.
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -27,8 +39,16 @@ class ColourConfig:
     inner: float = 0.25
     outer: float = 0.7
     """Sample the ring between these fractions of the radius (misses logos and rims)."""
+    lightness_weight: float = 0.3
+    """Weight of Lab lightness against the two chroma axes in the split."""
     min_separation: float = 22.0
-    """Lab distance between the two cluster centres below which all circles are one colour."""
+    """Distance (weighted Lab) between the two cluster centres below which all circles are
+    one colour."""
+    min_ratio: float = 3.0
+    """The cluster centres must also be this many times their spread apart (along the line
+    through them) to be two colours."""
+    lightness: float = 128.0
+    """With one colour only, circles at least this light (Lab L, 0-255) are light."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,34 +58,46 @@ class ColourModel:
     light: Lab
     dark: Lab
 
-    def classify(self, colour: Lab) -> bool:
-        """True for light."""
-        c = np.array(colour)
-        return bool(np.linalg.norm(c - np.array(self.light))
-                    <= np.linalg.norm(c - np.array(self.dark)))
+    def classify(self, colour: Lab, lightness_weight: float = 1.0) -> bool:
+        """True for light (nearer the light colour, lightness weighted as in the split)."""
+        w = _weights(lightness_weight)
+        c = np.array(colour) * w
+        return bool(np.linalg.norm(c - np.array(self.light) * w)
+                    <= np.linalg.norm(c - np.array(self.dark) * w))
 
 
 def circle_colours(field: Image, circles: list[Circle],
                    config: ColourConfig | None = None) -> list[Lab]:
-    """Median Lab colour of each circle's inner ring."""
+    """Median Lab colour of each circle's inner ring (pixels outside the image left out)."""
     config = config or ColourConfig()
-    lab = cv2.cvtColor(field, cv2.COLOR_BGR2LAB)
+    if not circles:
+        return []
+    lab = np.asarray(cv2.cvtColor(field, cv2.COLOR_BGR2LAB), dtype=np.uint8)
     h, w = lab.shape[:2]
     out: list[Lab] = []
     for circle in circles:
-        r = circle.radius
-        x0, x1 = max(int(circle.x - r), 0), min(int(circle.x + r) + 1, w)
-        y0, y1 = max(int(circle.y - r), 0), min(int(circle.y + r) + 1, h)
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        d = np.hypot(xs - circle.x, ys - circle.y)
-        ring = (d >= config.inner * r) & (d <= config.outer * r)
-        pixels = lab[y0:y1, x0:x1][ring]
+        dx, dy = _ring(round(circle.radius, 1), config.inner, config.outer)
+        xs = round(circle.x) + dx
+        ys = round(circle.y) + dy
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        pixels = lab[ys[inside], xs[inside]]
         if len(pixels) == 0:
             out.append((0.0, 128.0, 128.0))
             continue
         med = np.median(pixels, axis=0)
         out.append((float(med[0]), float(med[1]), float(med[2])))
     return out
+
+
+@lru_cache(maxsize=16)
+def _ring(radius: float, inner: float, outer: float) -> tuple[npt.NDArray[np.int64],
+                                                               npt.NDArray[np.int64]]:
+    """Pixel offsets of the ring between ``inner`` and ``outer`` radii."""
+    reach = int(np.ceil(outer * radius))
+    ys, xs = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    d = np.hypot(xs, ys)
+    ring = (d >= inner * radius) & (d <= outer * radius)
+    return xs[ring].astype(np.int64), ys[ring].astype(np.int64)
 
 
 def split_colours(colours: list[Lab], model: ColourModel | None = None,
@@ -79,14 +111,32 @@ def split_colours(colours: list[Lab], model: ColourModel | None = None,
     if not colours:
         return []
     if model is not None:
-        return [model.classify(c) for c in colours]
-    centres = _two_means(np.array(colours, dtype=np.float32))
-    if centres is None or np.linalg.norm(centres[0] - centres[1]) < config.min_separation:
-        return [c[0] >= 128.0 for c in colours]
+        return [model.classify(c, config.lightness_weight) for c in colours]
+    samples = np.array(colours, dtype=np.float64) * _weights(config.lightness_weight)
+    centres = _two_means(samples)
+    if centres is None or not _apart(samples, centres, config):
+        return [c[0] >= config.lightness for c in colours]
     light_index = 0 if centres[0][0] >= centres[1][0] else 1
-    light, dark = centres[light_index], centres[1 - light_index]
-    model_here = ColourModel(_lab(light), _lab(dark))
-    return [model_here.classify(c) for c in colours]
+    d = np.linalg.norm(samples[:, None, :] - centres[None, :, :], axis=2)
+    return [bool(k == light_index) for k in np.argmin(d, axis=1)]
+
+
+def _weights(lightness_weight: float) -> npt.NDArray[np.float64]:
+    return np.array([lightness_weight, 1.0, 1.0])
+
+
+def _apart(samples: npt.NDArray[np.float64], centres: npt.NDArray[np.float64],
+           config: ColourConfig) -> bool:
+    """Whether two cluster centres are far enough apart to be two colours."""
+    gap = float(np.linalg.norm(centres[1] - centres[0]))
+    if gap < config.min_separation:
+        return False
+    axis = (centres[1] - centres[0]) / gap
+    along = samples @ axis
+    labels = np.argmin(np.abs(along[:, None] - (centres @ axis)[None, :]), axis=1)
+    spread = float(np.sqrt(sum(float(along[labels == k].var()) for k in (0, 1)
+                               if (labels == k).any())))
+    return gap >= config.min_ratio * max(spread, 1.0)
 
 
 def learn_model(colours: list[Lab], light: list[bool]) -> ColourModel:
@@ -103,7 +153,7 @@ def _lab(values: npt.NDArray[np.floating]) -> Lab:
     return (float(values[0]), float(values[1]), float(values[2]))
 
 
-def _two_means(samples: npt.NDArray[np.float32]) -> npt.NDArray[np.float64] | None:
+def _two_means(samples: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
     """Two cluster centres by Lloyd's algorithm started from the extremes of lightness
     (deterministic: no random restarts)."""
     if len(samples) < 2:

@@ -72,7 +72,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     width, height = size
     if radius is None:
         radius = sum(c.radius for c in circles) / len(circles) if circles else 1.0
-    where = assign(circles, profile, size, config)
+    where = assign(circles, light, profile, size, config)
     members: dict[int, list[int]] = {}
     for i, place in where.items():
         if place is not None:
@@ -115,8 +115,8 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
                         tuple(placed), (width, height))
 
 
-def assign(circles: list[Circle], profile: BoardProfile, size: tuple[int, int],
-           config: CountConfig) -> dict[int, int | None]:
+def assign(circles: list[Circle], light: list[bool], profile: BoardProfile,
+           size: tuple[int, int], config: CountConfig) -> dict[int, int | None]:
     """Each circle's place: a physical point 0-23, or None for the bar."""
     width, height = size
     pw = profile.point_width
@@ -129,7 +129,7 @@ def assign(circles: list[Circle], profile: BoardProfile, size: tuple[int, int],
             continue
         columns[_column(u, profile)].append(i)
     for column, members in columns.items():
-        bottom, top = _stacks(members, circles, height, config)
+        bottom, top = _stacks(members, circles, light, height, config)
         for i in bottom:
             where[i] = 11 - column
         for i in top:
@@ -146,9 +146,14 @@ def _column(u: float, profile: BoardProfile) -> int:
     return 6 + min(max(int((u - right_start) / pw), 0), 5)
 
 
-def _stacks(members: list[int], circles: list[Circle], height: int,
+def _stacks(members: list[int], circles: list[Circle], light: list[bool], height: int,
             config: CountConfig) -> tuple[list[int], list[int]]:
-    """The checkers of one column connected to the bottom rail and to the top rail."""
+    """The checkers of one column connected to the bottom rail and to the top rail.
+
+    When one chain of touching checkers runs from rail to rail, two stacks
+    meet in it: they part where the colour changes (two points of one
+    column rarely hold the same colour), else at the middle of the field.
+    """
     if not members:
         return [], []
     order = sorted(members, key=lambda i: circles[i].y)
@@ -170,10 +175,32 @@ def _stacks(members: list[int], circles: list[Circle], height: int,
         return chain
 
     bottom = walk(list(reversed(order)), float(height))
-    taken = set(bottom)
-    top = [i for i in walk(order, 0.0) if i not in taken]
-    claimed = taken | set(top)
+    top = walk(order, 0.0)
+    if set(bottom) & set(top):
+        cut = _meeting(order, light, circles, height)
+        top, bottom = order[:cut], order[cut:]
+    claimed = set(bottom) | set(top)
     for i in order:
         if i not in claimed:
             (bottom if circles[i].y >= height / 2.0 else top).append(i)
     return bottom, top
+
+
+def _meeting(order: list[int], light: list[bool], circles: list[Circle], height: int) -> int:
+    """Where a rail-to-rail chain (sorted top to bottom) parts into two stacks: the cut
+    with the fewest checkers off their stack's colour when the two stacks differ, else
+    the one nearest the middle of the field."""
+    best_cut, best_wrong = 0, len(order) + 1
+    for cut in range(1, len(order)):
+        upper, lower = order[:cut], order[cut:]
+        up_light = 2 * sum(light[i] for i in upper) >= len(upper)
+        low_light = 2 * sum(light[i] for i in lower) >= len(lower)
+        if up_light == low_light:
+            continue
+        wrong = sum(light[i] != up_light for i in upper) + sum(light[i] != low_light
+                                                              for i in lower)
+        if wrong < best_wrong:
+            best_cut, best_wrong = cut, wrong
+    if best_wrong <= len(order) // 4:
+        return best_cut
+    return sum(circles[i].y < height / 2.0 for i in order)

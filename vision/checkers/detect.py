@@ -23,7 +23,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.checkers.fit import FitConfig, fit_centres
 from vision.checkers.rim import (
+    DIRECTIONS,
     EdgeMap,
     RimConfig,
     covered_directions,
@@ -43,7 +45,7 @@ class DetectConfig:
 
     rim: RimConfig = field(default_factory=RimConfig)
     votes: VoteConfig = field(default_factory=VoteConfig)
-    accumulator: float = 12.0
+    accumulator: float = 5.0
     """Votes a candidate centre needs: lower finds fainter circles (and costs time)."""
     rim_score: float = 0.8
     """Share of the rim directions with an aligned edge that a whole circle needs.  Fully
@@ -66,6 +68,7 @@ class DetectConfig:
     """A cover hides rim points out to this fraction of its radius beyond its own rim (its
     own edge and shadow lie there)."""
     partial_rounds: int = 3
+    fit: FitConfig = field(default_factory=FitConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,10 +109,25 @@ def find_circles(field_image: Image, profile: BoardProfile,
     scores, centres = refine(edges, centres, radius, None, config)
     accepted: list[tuple[float, float]] = []
     _accept(accepted, scores, centres, config.rim_score, config.min_distance * radius)
+    whole = len(accepted)
     for _ in range(config.partial_rounds):
         if not _partial_round(edges, accepted, centres, radius, config):
             break
-    return [Circle(x, y, radius) for x, y in accepted]
+    return [Circle(float(x), float(y), radius)
+            for x, y in _fitted(edges, accepted, whole, radius, config)]
+
+
+def _fitted(edges: EdgeMap, accepted: list[tuple[float, float]], whole: int, radius: float,
+            config: DetectConfig) -> Floats:
+    """The fitted centres of the accepted circles: a whole circle on all its rim, a partly
+    covered one on the rim outside the circles accepted before it."""
+    centres = np.array(accepted, dtype=np.float64)
+    covered = np.zeros((len(centres), DIRECTIONS), dtype=bool)
+    for i in range(whole, len(centres)):
+        covers = np.column_stack([centres[:i], np.full(i, radius)])
+        covered[i] = covered_directions(centres[i:i + 1, 0], centres[i:i + 1, 1], radius,
+                                        covers, config.cover_margin)[0]
+    return fit_centres(edges, centres, radius, covered, config.fit)
 
 
 def refine(edges: EdgeMap, centres: Floats, radius: float, covers: Floats | None,

@@ -69,6 +69,7 @@ class RimConfig:
 class EdgeMap:
     """One frame's gradient, ready for rim tests and centre votes."""
 
+    blurred: npt.NDArray[np.uint8]
     gx: Plane
     gy: Plane
     magnitude: Plane
@@ -81,7 +82,8 @@ class EdgeMap:
     @classmethod
     def of(cls, gray: npt.NDArray[np.uint8], radius: float, config: RimConfig) -> "EdgeMap":
         """The edge map of a grey image in which checkers have ``radius`` pixels."""
-        blurred = cv2.GaussianBlur(gray, (0, 0), config.sigma) if config.sigma > 0 else gray
+        blurred = np.asarray(cv2.GaussianBlur(gray, (0, 0), config.sigma) if config.sigma > 0
+                             else gray, dtype=np.uint8)
         gx = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
         gy = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
         gx *= 0.125
@@ -94,7 +96,7 @@ class EdgeMap:
         pad = int(np.ceil(radius * config.outer)) + 2
         padded = cv2.copyMakeBorder(codes, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                     value=OUTSIDE)
-        return cls(gx, gy, magnitude, np.ascontiguousarray(padded), pad, width, height)
+        return cls(blurred, gx, gy, magnitude, np.ascontiguousarray(padded), pad, width, height)
 
 
 @lru_cache(maxsize=32)

@@ -29,6 +29,9 @@ class VoteConfig:
 
     gradient: float = 2.0
     """Least gradient (as in :class:`~.rim.RimConfig`) of a voting pixel."""
+    thin: bool = True
+    """Only pixels on the crest of an edge vote (Canny's thinning): a third of the votes,
+    sharper peaks."""
     cell: int = 2
     """Pixels per vote cell."""
     sigma: float = 1.0
@@ -39,7 +42,15 @@ class VoteConfig:
 
 def centre_votes(edges: EdgeMap, radius: float, config: VoteConfig) -> npt.NDArray[np.float32]:
     """The smoothed vote grid (cells of ``config.cell`` pixels)."""
-    ys, xs = np.nonzero(edges.magnitude >= config.gradient)
+    if config.thin:
+        # Sobel on 8-bit images is 8 times the gradient in grey levels per pixel.
+        thin = cv2.Canny(edges.blurred, 8.0 * config.gradient, 8.0 * config.gradient,
+                         L2gradient=True)
+        ys, xs = np.nonzero(thin)
+    else:
+        ys, xs = np.nonzero(edges.magnitude >= config.gradient)
+    keep = edges.magnitude[ys, xs] > 0
+    ys, xs = ys[keep], xs[keep]
     magnitude = edges.magnitude[ys, xs]
     step = radius / magnitude
     ux = edges.gx[ys, xs] * step
