@@ -95,7 +95,8 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         if not chain:
             continue
         top = point >= 12
-        stack = read_stack([rail_distance(i, point) for i in chain], top, frame, config.stacks)
+        stack = read_stack([rail_distance(i, point) for i in chain], top, frame, config.stacks,
+                           [circles[i].covered for i in chain])
         lights = sum(light[i] for i in chain)
         colour = 2 * lights >= len(chain)
         if config.one_colour:

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.checkers.fit import FitConfig, fit_centres
+from vision.checkers.overlap import OverlapConfig, covered_shares
 from vision.checkers.rim import (
     DIRECTIONS,
     EdgeMap,
@@ -69,6 +70,7 @@ class DetectConfig:
     own edge and shadow lie there)."""
     partial_rounds: int = 3
     fit: FitConfig = field(default_factory=FitConfig)
+    overlap: OverlapConfig = field(default_factory=OverlapConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,8 @@ class Circle:
     x: float
     y: float
     radius: float
+    covered: float = 0.0
+    """Share of its rim under checkers lying on top of it (0 for a checker on top)."""
 
 
 def expected_radius(profile: BoardProfile, width: int) -> float:
@@ -113,8 +117,10 @@ def find_circles(field_image: Image, profile: BoardProfile,
     for _ in range(config.partial_rounds):
         if not _partial_round(edges, accepted, centres, radius, config):
             break
-    return [Circle(float(x), float(y), radius)
-            for x, y in _fitted(edges, accepted, whole, radius, config)]
+    fitted = _fitted(edges, accepted, whole, radius, config)
+    shares = covered_shares(edges, fitted, radius, config.rim, config.overlap)
+    return [Circle(float(x), float(y), radius, share)
+            for (x, y), share in zip(fitted, shares, strict=True)]
 
 
 def _fitted(edges: EdgeMap, accepted: list[tuple[float, float]], whole: int, radius: float,

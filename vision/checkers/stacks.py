@@ -54,6 +54,10 @@ class StackConfig:
     """A higher layer rests on a row of at least this many checkers."""
     overhang: float = 0.1
     """A higher checker lies no further out than the row's last slot plus this."""
+    uncovered: float = 0.05
+    """A checker with no more than this share of its rim covered is on top of its place."""
+    overlap: float = 0.75
+    """Checkers closer than this (slots) along a stack overlap."""
     layer_gap: float = 0.15
     """Phases of higher checkers further apart than this are on different layers."""
 
@@ -104,15 +108,25 @@ def stack_frame(stacks: Iterable[tuple[bool, Sequence[float]]], radius: float,
         else 2.0 * radius * config.spacing
     offsets = []
     for rail in (True, False):
-        phases = [p for top, distances in stacks if top == rail for d in distances
+        phases = [p for top, distances in stacks if top == rail for d in _row_only(distances,
+                                                                                  config)
                   if abs(p := _phase((d - radius) / spacing)) < config.anchor]
         offsets.append(float(np.median(phases)) if len(phases) >= config.min_samples else 0.0)
     return StackFrame(spacing, radius, (offsets[0], offsets[1]))
 
 
+def _row_only(distances: Sequence[float], config: StackConfig) -> list[float]:
+    """The centres of a stack surely in its row: all of a stack too short for a second
+    layer, the farthest of a longer one (higher layers are shorter than the row)."""
+    if len(distances) < config.min_row:
+        return list(distances)
+    return [max(distances)]
+
+
 def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
-               config: StackConfig) -> Stack:
-    """Count one stack from its centres' distances from the rail (pixels)."""
+               config: StackConfig, covered: Sequence[float] | None = None) -> Stack:
+    """Count one stack from its centres' distances from the rail (pixels) and the share
+    of each one's rim covered by checkers found before it (0 for one on top)."""
     if not distances:
         return Stack(0, 0, (), ())
     slots = np.array([frame.slot(d, top) for d in distances])
@@ -122,20 +136,34 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     phases = np.abs(slots - np.rint(slots))
     higher = ((phases >= config.phase) & (row >= config.min_row)
               & (slots <= row - 1 + config.overhang))
+    if covered is not None and higher.any():
+        higher |= _over_higher(slots, np.asarray(covered, dtype=np.float64), higher, config)
     on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
     hidden = tuple(k for k in range(row) if k not in on_row)
     return Stack(row + _higher_count(slots[higher], config), row,
                  tuple(bool(h) for h in higher), hidden)
 
 
+def _over_higher(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],
+                 higher: npt.NDArray[np.bool_], config: StackConfig) -> npt.NDArray[np.bool_]:
+    """Checkers on a row slot that lie on top of higher checkers: a third layer whose
+    shift adds up to a whole slot (twice a half), right above a row checker."""
+    on_top = np.zeros(len(slots), dtype=bool)
+    for i in np.nonzero(~higher & (covered <= config.uncovered))[0]:
+        under = higher & (covered > config.uncovered) & (np.abs(slots - slots[i])
+                                                         <= config.overlap)
+        on_top[i] = bool(under.any())
+    return on_top
+
+
 def _higher_count(slots: npt.NDArray[np.float64], config: StackConfig) -> int:
     """Checkers on the higher layers, from the slots of those seen there.
 
-    Each layer has its own phase (the shift, twice the shift, ...), so the
-    phases fall into groups, lowest layer first.  A layer with another
-    above it is partly hidden by it, and counts by its extent from the rail
-    (layers start at the rail like the row); the top layer is all in view
-    and counts what is seen.
+    Each layer has its own phase: the shift, twice the shift, ..., so the
+    phases fall into groups, and the second layer's phase doubled is the
+    third's.  A layer with another above it is partly hidden by it, and
+    counts by its extent from the rail (layers start at the rail like the
+    row); the top layer is all in view and counts what is seen.
     """
     if len(slots) == 0:
         return 0
@@ -146,15 +174,42 @@ def _higher_count(slots: npt.NDArray[np.float64], config: StackConfig) -> int:
         if fractions[b] - fractions[a] > config.layer_gap:
             layers.append([])
         layers[-1].append(int(b))
+    if len(layers) > 1 and fractions[layers[0][0]] + 1.0 - fractions[layers[-1][-1]] \
+            <= config.layer_gap:
+        # The last group wraps round to the first: one layer on both sides of a slot.
+        layers[0] = layers.pop() + layers[0]
+    means = [_circular_mean(fractions[members]) for members in layers]
+    layers = [layers[k] for k in _by_depth(means, config.layer_gap)]
     total = 0
     for depth, members in enumerate(layers):
         seen = len(members)
         if depth < len(layers) - 1:
-            phase = float(np.mean(fractions[members]))
+            phase = _circular_mean(fractions[members])
             extent = int(np.rint(max(slots[members]) - phase)) + 1
             seen = max(seen, extent)
         total += seen
     return total
+
+
+def _circular_mean(fractions: npt.NDArray[np.float64]) -> float:
+    """The mean of phases in [0, 1), taken round the circle."""
+    angle = np.angle(np.exp(2j * np.pi * fractions).mean())
+    return float(angle / (2.0 * np.pi)) % 1.0
+
+
+def _by_depth(means: list[float], tolerance: float) -> list[int]:
+    """The layer groups in order of depth: the second layer's phase doubled is the
+    third's, so the group whose phase, doubled, lands on another's lies under it."""
+    order = list(range(len(means)))
+    if len(means) == 2:
+        a, b = means
+        a_first = abs(((2.0 * a - b + 0.5) % 1.0) - 0.5)
+        b_first = abs(((2.0 * b - a + 0.5) % 1.0) - 0.5)
+        if b_first + 1e-9 < a_first and b_first <= tolerance:
+            order = [1, 0]
+        elif a_first > tolerance and b_first > tolerance:
+            order = sorted(order, key=lambda k: means[k])
+    return order
 
 
 def _phase(slot: float) -> float:
