@@ -54,6 +54,11 @@ class StackConfig:
     """A higher layer rests on a row of at least this many checkers."""
     overhang: float = 0.1
     """A higher checker lies no further out than the row's last slot plus this."""
+    rescale: float = 0.5
+    """How far each stack's own spacing (its farthest checker on a whole slot) replaces
+    the frame's: players space some points more generously than others."""
+    rescale_from: int = 2
+    """... for stacks whose farthest checker is at least this many slots out."""
     uncovered: float = 0.05
     """A checker with no more than this share of its rim covered is on top of its place."""
     overlap: float = 0.75
@@ -133,6 +138,10 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     if not config.enabled:
         return Stack(len(distances), len(distances), (False,) * len(distances), ())
     row = max(int(np.rint(slots.max())) + 1, 1)
+    far = float(slots.max())
+    if row - 1 >= config.rescale_from and far > 0.0:
+        # The farthest checker is in the row, on a whole slot: the stack's own spacing.
+        slots = slots * ((1.0 - config.rescale) + config.rescale * (row - 1) / far)
     phases = np.abs(slots - np.rint(slots))
     higher = ((phases >= config.phase) & (row >= config.min_row)
               & (slots <= row - 1 + config.overhang))
