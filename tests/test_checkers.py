@@ -149,3 +149,16 @@ def test_one_colour_under_uneven_light_stays_one_colour() -> None:
     red, black, lit_black = (100.0, 170.0, 150.0), (25.0, 128.0, 128.0), (120.0, 128.0, 128.0)
     assert split_colours([red, red, black, black, lit_black]) == [True, True, False, False,
                                                                    False]
+
+
+def test_a_lamps_reflection_does_not_turn_a_black_checker_light() -> None:
+    """A bright reflection adds grey over a lone black checker and the board around it."""
+    board = layered_board({0: (3, True), 12: (2, True), 17: (4, False), 5: (1, False)})
+    h, w = board.shape[:2]
+    x, y = TOURNAMENT.point_u(5) * w, h - 1.04 * expected_radius(TOURNAMENT, 640)
+    ys, xs = np.mgrid[0:h, 0:w]
+    glare = 120.0 * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2.0 * 60.0 ** 2))
+    lit = np.clip(board + glare[:, :, None], 0, 255).astype(np.uint8)
+    result = read_checkers(lit, TOURNAMENT)
+    assert (result.points[5].light, result.points[5].dark) == (0, 1)
+    assert (result.points[0].light, result.points[17].dark) == (3, 4)

@@ -13,10 +13,13 @@ still splits on lightness, which is all it has.
 
 Two clusters are only believed when they are well apart, both absolutely
 (``min_separation``) and against their own spread (``min_ratio``); else the
-frame has one colour (late in a bear-off) and each circle is judged by its
-lightness alone.  A :class:`ColourModel` learned once (from the starting
-position, where both colours are present in known numbers) decides alone
-when it is given.
+frame has one colour (late in a bear-off), light or dark by its lightness.
+A :class:`ColourModel` learned once (from the starting position, where both
+colours are present in known numbers) decides alone when it is given.
+
+Colours are read on a ring inside each checker's rim and bevel and outside
+a die lying on it, with the grey a lamp's reflection adds there taken off
+(:mod:`.surface`).
 """
 
 from dataclasses import dataclass
@@ -36,9 +39,10 @@ Lab = tuple[float, float, float]
 class ColourConfig:
     """Thresholds of the colour split."""
 
-    inner: float = 0.25
-    outer: float = 0.7
-    """Sample the ring between these fractions of the radius (misses logos and rims)."""
+    inner: float = 0.6
+    outer: float = 0.85
+    """Sample the ring between these fractions of the radius: inside the bevel and the
+    rim, outside a die lying on the checker (and most logos)."""
     lightness_weight: float = 0.3
     """Weight of Lab lightness against the two chroma axes in the split."""
     min_separation: float = 22.0
@@ -48,7 +52,9 @@ class ColourConfig:
     """The cluster centres must also be this many times their spread apart (along the line
     through them) to be two colours."""
     lightness: float = 128.0
-    """With one colour only, circles at least this light (Lab L, 0-255) are light."""
+    """With one colour only, all circles are light when their median lightness (Lab L,
+    0-255) is at least this (a guess: only a :class:`ColourModel` knows a red set's light
+    side from a red set's dark side)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,27 +72,27 @@ class ColourModel:
                     <= np.linalg.norm(c - np.array(self.dark) * w))
 
 
-def circle_colours(field: Image, circles: list[Circle],
-                   config: ColourConfig | None = None) -> list[Lab]:
-    """Median Lab colour of each circle's inner ring (pixels outside the image left out)."""
+def circle_colours(field: Image, circles: list[Circle], config: ColourConfig | None = None,
+                   lifts: list[float] | None = None) -> list[Lab]:
+    """Lab colour of each circle: the median of its ring (pixels outside the image left
+    out), less the grey a reflection adds there (``lifts``, see :mod:`.surface`)."""
     config = config or ColourConfig()
     if not circles:
         return []
-    lab = np.asarray(cv2.cvtColor(field, cv2.COLOR_BGR2LAB), dtype=np.uint8)
-    h, w = lab.shape[:2]
-    out: list[Lab] = []
-    for circle in circles:
+    h, w = field.shape[:2]
+    medians = np.zeros((len(circles), 1, 3), dtype=np.uint8)
+    for i, circle in enumerate(circles):
         dx, dy = _ring(round(circle.radius, 1), config.inner, config.outer)
         xs = round(circle.x) + dx
         ys = round(circle.y) + dy
         inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-        pixels = lab[ys[inside], xs[inside]]
+        pixels = field[ys[inside], xs[inside]]
         if len(pixels) == 0:
-            out.append((0.0, 128.0, 128.0))
             continue
-        med = np.median(pixels, axis=0)
-        out.append((float(med[0]), float(med[1]), float(med[2])))
-    return out
+        lift = lifts[i] if lifts is not None else 0.0
+        medians[i, 0] = np.clip(np.median(pixels, axis=0) - lift, 0.0, 255.0).round()
+    lab = np.asarray(cv2.cvtColor(medians, cv2.COLOR_BGR2LAB), dtype=np.float64)[:, 0]
+    return [(float(L), float(a), float(b)) for L, a, b in lab]
 
 
 @lru_cache(maxsize=16)
@@ -105,7 +111,7 @@ def split_colours(colours: list[Lab], model: ColourModel | None = None,
     """For each colour: True when light.
 
     With a model, the model decides.  Without one, two clusters when the
-    colours separate, else every circle is judged by its lightness alone.
+    colours separate, else all are one colour, light or dark by their lightness.
     """
     config = config or ColourConfig()
     if not colours:
@@ -115,7 +121,8 @@ def split_colours(colours: list[Lab], model: ColourModel | None = None,
     samples = np.array(colours, dtype=np.float64) * _weights(config.lightness_weight)
     centres = _two_means(samples)
     if centres is None or not _apart(samples, centres, config):
-        return [c[0] >= config.lightness for c in colours]
+        light = float(np.median([c[0] for c in colours])) >= config.lightness
+        return [light] * len(colours)
     light_index = 0 if centres[0][0] >= centres[1][0] else 1
     d = np.linalg.norm(samples[:, None, :] - centres[None, :, :], axis=2)
     return [bool(k == light_index) for k in np.argmin(d, axis=1)]

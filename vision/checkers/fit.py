@@ -13,6 +13,7 @@ best one radius away.
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -91,13 +92,8 @@ def fit_centres(edges: EdgeMap, centres: Floats, radius: float,
 
 def _bilinear(plane: npt.NDArray[np.float32], xs: Floats, ys: Floats) -> Floats:
     """Bilinear samples of a plane (clamped at its border)."""
-    h, w = plane.shape
-    xs = np.clip(xs, 0.0, w - 1.001)
-    ys = np.clip(ys, 0.0, h - 1.001)
-    x0 = xs.astype(np.int64)
-    y0 = ys.astype(np.int64)
-    fx = xs - x0
-    fy = ys - y0
-    top = plane[y0, x0] * (1.0 - fx) + plane[y0, x0 + 1] * fx
-    bottom = plane[y0 + 1, x0] * (1.0 - fx) + plane[y0 + 1, x0 + 1] * fx
-    return np.asarray(top * (1.0 - fy) + bottom * fy, dtype=np.float64)
+    shape = xs.shape
+    sampled = cv2.remap(plane, xs.reshape(-1, 1).astype(np.float32),
+                        ys.reshape(-1, 1).astype(np.float32), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(sampled, dtype=np.float64).reshape(shape)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from vision.checkers.colours import ColourConfig, ColourModel, circle_colours, split_colours
 from vision.checkers.count import CheckerCount, CountConfig, count_checkers
 from vision.checkers.detect import DetectConfig, Image, edge_map, expected_radius, find_circles
+from vision.checkers.surface import SurfaceConfig, glare_lifts
 from vision.profile import BoardProfile
 
 
@@ -13,6 +14,7 @@ class CheckerConfig:
     """Every threshold of the checker stage."""
 
     detect: DetectConfig = field(default_factory=DetectConfig)
+    surface: SurfaceConfig = field(default_factory=SurfaceConfig)
     colours: ColourConfig = field(default_factory=ColourConfig)
     count: CountConfig = field(default_factory=CountConfig)
 
@@ -24,8 +26,9 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     config = config or CheckerConfig()
     edges = edge_map(field_image, profile, config.detect)
     circles = find_circles(field_image, profile, config.detect, edges)
-    colours = circle_colours(field_image, circles, config.colours)
-    light = split_colours(colours, model, config.colours)
     height, width = field_image.shape[:2]
-    return count_checkers(circles, light, profile, (width, height), config.count,
-                          expected_radius(profile, width))
+    radius = expected_radius(profile, width)
+    lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
+    colours = circle_colours(field_image, circles, config.colours, lifts)
+    light = split_colours(colours, model, config.colours)
+    return count_checkers(circles, light, profile, (width, height), config.count, radius)

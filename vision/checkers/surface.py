@@ -1,0 +1,144 @@
+"""How much a lamp's reflection lifts the colours around each checker.
+
+A glossy board under a lamp shows a bright reflection that adds grey to
+everything in it: a black checker there reads as mid-grey and can pass for
+a light one.  The board itself says how much: its surfaces (the field and
+the two point colours of each row) each have one colour, known from the
+whole frame, so where a surface is brighter than its own median, light has
+been added there.  The profile says which surface every pixel belongs to
+(the points are triangles from the rails), so each checker's lift is the
+median excess of the board surface around it, and its colour is read with
+that much grey taken off.  Only lifts count: darkening (vignetting, a
+shadow) scales colours rather than adding to them, and taking it off would
+turn dark checkers grey.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.checkers.detect import Circle
+from vision.profile import BoardProfile
+
+Image = npt.NDArray[np.uint8]
+Labels = npt.NDArray[np.int8]
+UNUSED = -1
+"""Label of pixels no surface median is taken over: the bar, edges between surfaces."""
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceConfig:
+    """Thresholds of the glare estimate (distances in checker radii)."""
+
+    enabled: bool = True
+    point_base: float = 0.96
+    """Width of a point's base as a fraction of a point's width."""
+    edge: float = 0.12
+    """Pixels this close to the border between two surfaces are left out (blur, outlines,
+    a few pixels of calibration error)."""
+    clearance: float = 1.2
+    """Pixels within this of a checker's centre are not board."""
+    inner: float = 1.2
+    outer: float = 2.4
+    """The ring around a checker whose board surface sets its lift."""
+    step: int = 2
+    """Subsampling of the frame when the surfaces' medians are taken."""
+    min_pixels: int = 30
+    """Board pixels a ring needs to say anything (else no lift)."""
+
+
+def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile,
+                radius: float, config: SurfaceConfig | None = None,
+                gray: npt.NDArray[np.uint8] | None = None) -> list[float]:
+    """The grey level a reflection adds around each circle (0 where none); ``gray`` is
+    the field in grey, when already at hand (slightly blurred is as good)."""
+    config = config or SurfaceConfig()
+    if not config.enabled or not circles:
+        return [0.0] * len(circles)
+    height, width = field_image.shape[:2]
+    if gray is None:
+        gray = np.asarray(cv2.cvtColor(field_image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    grey = gray.astype(np.float32)
+    labels = surfaces(profile, width, height, round(config.edge * radius),
+                      config.point_base).copy()
+    occupied = np.zeros((height, width), dtype=np.uint8)
+    for c in circles:
+        cv2.circle(occupied, (round(c.x), round(c.y)), round(c.radius * config.clearance), 1, -1)
+    labels[occupied > 0] = UNUSED
+    medians = _medians(labels[::config.step, ::config.step],
+                       grey[::config.step, ::config.step], config.min_pixels)
+    dx, dy = _ring(round(radius, 1), config.inner, config.outer)
+    lifts = []
+    for c in circles:
+        xs = round(c.x) + dx
+        ys = round(c.y) + dy
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        k = labels[ys[inside], xs[inside]]
+        usable = k >= 0
+        excess = grey[ys[inside], xs[inside]][usable] - medians[k[usable]]
+        excess = excess[np.isfinite(excess)]
+        lifts.append(max(float(np.median(excess)), 0.0) if len(excess) >= config.min_pixels
+                     else 0.0)
+    return lifts
+
+
+def _medians(labels: Labels, gray: npt.NDArray[np.float32],
+             min_pixels: int) -> npt.NDArray[np.float32]:
+    """The median grey of each surface (NaN for one with too few pixels), from 256-bin
+    histograms."""
+    surfaces_count = int(labels.max()) + 1
+    used = labels >= 0
+    codes = labels[used].astype(np.int64) * 256 + np.clip(gray[used], 0, 255).astype(np.int64)
+    histograms = np.bincount(codes, minlength=surfaces_count * 256).reshape(-1, 256)
+    medians = np.full(surfaces_count, np.nan, dtype=np.float32)
+    for k, histogram in enumerate(histograms[:surfaces_count]):
+        total = int(histogram.sum())
+        if total >= min_pixels:
+            medians[k] = float(np.searchsorted(np.cumsum(histogram), (total + 1) / 2.0))
+    return medians
+
+
+@lru_cache(maxsize=8)
+def surfaces(profile: BoardProfile, width: int, height: int, edge: int,
+             point_base: float) -> Labels:
+    """Which surface each pixel of a rectified field shows: 0 the field, 1-4 the points
+    (top or bottom row, even or odd index: the two colours of each row), UNUSED for the
+    bar and the pixels within ``edge`` of a border between surfaces."""
+    labels = np.zeros((height, width), dtype=np.int8)
+    half = profile.point_width * width * point_base / 2.0
+    length = profile.point_length * height
+    for index in range(24):
+        x = profile.point_u(index) * width
+        top = profile.is_top(index)
+        rail, tip = (0.0, length) if top else (float(height), height - length)
+        triangle = np.array([[x - half, rail], [x + half, rail], [x, tip]])
+        cv2.fillConvexPoly(labels, np.round(triangle).astype(np.int32),
+                           1 + index % 2 + (2 if top else 0))
+    left, right = profile.bar_span
+    labels[:, max(int(left * width) - edge, 0):int(right * width) + edge + 1] = UNUSED
+    if edge > 0:
+        kernel = np.ones((2 * edge + 1, 2 * edge + 1), dtype=np.uint8)
+        as_float = labels.astype(np.float32)
+        mixed = cv2.dilate(as_float, kernel) != cv2.erode(as_float, kernel)
+        labels[mixed] = UNUSED
+        labels[:edge] = UNUSED
+        labels[-edge:] = UNUSED
+        labels[:, :edge] = UNUSED
+        labels[:, -edge:] = UNUSED
+    labels.flags.writeable = False
+    return labels
+
+
+@lru_cache(maxsize=8)
+def _ring(radius: float, inner: float, outer: float) -> tuple[npt.NDArray[np.int64],
+                                                               npt.NDArray[np.int64]]:
+    """Pixel offsets of the ring between ``inner`` and ``outer`` radii (every other
+    pixel: plenty for a median)."""
+    reach = int(np.ceil(outer * radius))
+    ys, xs = np.mgrid[-reach:reach + 1:2, -reach:reach + 1:2]
+    d = np.hypot(xs, ys)
+    ring = (d >= inner * radius) & (d <= outer * radius)
+    return xs[ring].astype(np.int64), ys[ring].astype(np.int64)
