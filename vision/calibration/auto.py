@@ -121,7 +121,7 @@ class AutoConfig:
     a light trim along the rails' inner edge is common."""
     max_bar: float = 0.35
     """Most level of the bar's frame-like half (0: the frame's colour)."""
-    min_points: float = 0.4
+    min_points: float = 0.3
     """Least part of the 24 points seen where and as the profile says (checkers and hands
     hide some)."""
     min_edges: float = 0.08
@@ -135,7 +135,7 @@ class AutoConfig:
     look like a field leave the answer in doubt, and no answer is better than a wrong one."""
     rival_distance: float = 0.03
     """Outlines whose corners all lie within this part of the image width count as one."""
-    min_support: float = 0.12
+    min_support: float = 0.06
     """Least part of each side's length carrying edge pixels on the fitted line."""
     max_outside_image: float = 0.01
     """How far (fraction of the image size) a corner may lie outside the frame."""
@@ -403,10 +403,10 @@ def _directions(colour: Plane, profile: BoardProfile, config: AutoConfig) -> lis
     found.sort(key=lambda f: -f[0])
     kept: list[npt.NDArray[np.float64]] = []
     for _, direction in found:
-        if all(direction @ k < config.direction_separation for k in kept):
-            kept.append(direction)
         if len(kept) == config.max_directions:
             break
+        if all(direction @ k < config.direction_separation for k in kept):
+            kept.append(direction)
     return out + [(float(d[0]), float(d[1]), float(d[2])) for d in kept]
 
 
@@ -514,8 +514,8 @@ def _reaches(sides: _Sides, rising: EdgePixels, falling: EdgePixels) -> list[_Re
 
 
 def _ends_at(row: Line, reaches: list[_Reach], top: bool, tol: float) -> bool:
-    """True when the upright edges end at ``row``: none goes more than ``tol`` beyond it,
-    and the one that goes furthest gets within ``tol`` of it."""
+    """True when the upright edges end at ``row``: none goes more than ``tol`` beyond it, and
+    the one that goes furthest gets within ``tol`` of it."""
     gaps = []
     for reach in reaches:
         cross = intersect(reach.line, row)

@@ -33,9 +33,13 @@ Floats = npt.NDArray[np.float64]
 Plane = npt.NDArray[np.float32]
 _RAMP = 0.6
 """Width of the soft cut between frame and field levels (on the 0..1 frame-to-field line)."""
-_POINT_CONTRAST = 0.25
+_OUTSIDE_KEPT = 0.6
+"""Part of each side's outside samples judged (the most frame-like): an arm or a die on a
+rail hides the rest."""
+_POINT_CONTRAST = 0.15
 """Least distance, relative to the field-to-frame contrast, between a point colour and the
-field (else there are no points), and between the two point colours (else they count as one)."""
+field (else those points are not checked), and between the two point colours (else they
+count as one)."""
 """Width of the soft cut between frame and field levels (on the 0..1 frame-to-field line)."""
 
 
@@ -48,7 +52,7 @@ class FieldScore:
     the gaps between points): near 1 when the bare field is all of one colour."""
     outside: float
     """Mean level in thin bands just outside an edge (the rails), on the worst of the four
-    sides: near 0."""
+    sides, of the 60 % of samples nearest the frame colour: near 0."""
     bar: float
     """Mean level of the half of the bar's samples nearest the frame colour: near 0, and
     still near 0 with checkers on the bar or an arm across half of it."""
@@ -94,6 +98,15 @@ class _Samples:
     beside: Floats
     """Field beside each point, towards its tip, with ``beside_ids`` saying whose."""
     beside_ids: npt.NDArray[np.int64]
+    tip_in: Floats
+    """On each point's axis just short of its tip (point colour)."""
+    tip_in_ids: npt.NDArray[np.int64]
+    tip_out: Floats
+    """On each point's axis just beyond its tip (field colour)."""
+    tip_out_ids: npt.NDArray[np.int64]
+    base_out: Floats
+    """On the rail just beyond each point's base (frame colour)."""
+    base_out_ids: npt.NDArray[np.int64]
     outside_side: npt.NDArray[np.int64]
     """Which side (0 top, 1 right, 2 bottom, 3 left) each ``outside`` sample is beyond."""
     rim_in: Floats
@@ -157,8 +170,12 @@ def score_field(image: Plane, corners: Corners, profile: BoardProfile) -> FieldS
     light = level(np.concatenate([samples.light, samples.gaps]))
     a, b = colour(samples.colour_a), colour(samples.colour_b)
     points = _points(_read(image, homography, samples.points),
-                     _read(image, homography, samples.beside), samples, a, b,
-                     np.asarray(field_colour, dtype=np.float64), contrast)
+                     _read(image, homography, samples.beside),
+                     _read(image, homography, samples.tip_in),
+                     _read(image, homography, samples.tip_out),
+                     _read(image, homography, samples.base_out), samples, a, b,
+                     np.asarray(field_colour, dtype=np.float64),
+                     np.asarray(frame_colour, dtype=np.float64), contrast)
     bar = level(samples.bar, 0.5) if len(samples.bar) else 0.0
     rim_in = _read(image, homography, samples.rim_in)
     rim_out = _read(image, homography, samples.rim_out)
@@ -172,48 +189,74 @@ def score_field(image: Plane, corners: Corners, profile: BoardProfile) -> FieldS
                            int(samples.rim_side.max()) + 1))
     out = _read(image, homography, samples.outside)
     seen = np.isfinite(out).all(axis=1)
-    outside = max(_side_mean(norm(out[seen]), samples.outside_side[seen], 0.5))
+    outside = max(_side_mean(norm(out[seen]), samples.outside_side[seen], 0.5,
+                             keep=_OUTSIDE_KEPT))
     return FieldScore(light, outside, bar, points, edges, contrast,
                       tuple(float(c) for c in field_colour - frame_colour))
 
 
-def _points(raw: Floats, beside: Floats, samples: "_Samples", a: Floats, b: Floats,
-            field: Floats, contrast: float) -> float:
+def _points(raw: Floats, beside: Floats, tip_in: Floats, tip_out: Floats, base_out: Floats,
+            samples: "_Samples", a: Floats, b: Floats, field: Floats, frame: Floats,
+            contrast: float) -> float:
     """The part of the 24 points seen where and as the profile says.
 
     A point counts when its median colour is nearer to its own colour than to the
-    field's (and, if the two point colours differ, than to the other one), and the
-    field beside it, towards its tip, is nearer to the field's colour than to the
-    point's: a candidate off by a point, half a point or a tray gets that wrong.
+    field's (and, if the two point colours differ, than to the other one), the field
+    beside it is nearer to the field's colour than to the point's, and so is the field
+    just beyond its tip, while its axis just short of the tip is the point's colour and
+    the rail just beyond its base is nearer to the frame's colour than to the point's
+    (unless the two are alike, as black points on black rails): a
+    candidate off by a point, half a point, a tray or a row of checkers gets that wrong.
     """
-    if min(float(np.linalg.norm(a - field)), float(np.linalg.norm(b - field))) \
-            < _POINT_CONTRAST * contrast:
+    least = _POINT_CONTRAST * contrast
+    visible = (float(np.linalg.norm(a - field)) >= least, float(np.linalg.norm(b - field)) >= least)
+    if not any(visible):
         return 0.0
-    distinct = float(np.linalg.norm(a - b)) >= _POINT_CONTRAST * contrast
-    seen = np.isfinite(raw).all(axis=1)
-    seen_beside = np.isfinite(beside).all(axis=1)
-    good = 0
+    distinct = float(np.linalg.norm(a - b)) >= least
+
+    def medians(values: Floats, ids: npt.NDArray[np.int64]) -> dict[int, Floats]:
+        seen = np.isfinite(values).all(axis=1)
+        return {int(i): np.median(values[seen & (ids == i)], axis=0)
+                for i in np.unique(ids[seen])}
+
+    body = medians(raw, samples.point_ids)
+    side = medians(beside, samples.beside_ids)
+    short = medians(tip_in, samples.tip_in_ids)
+    beyond = medians(tip_out, samples.tip_out_ids)
+    rail = medians(base_out, samples.base_out_ids)
+
+    def near(colour: Floats, own: Floats, other: Floats) -> bool:
+        return float(np.linalg.norm(colour - own)) < float(np.linalg.norm(colour - other))
+
+    good = np.zeros(2)
+    checked = np.zeros(2)
     for point, is_a in enumerate(samples.point_a):
-        mine = raw[seen & (samples.point_ids == point)]
-        next_to = beside[seen_beside & (samples.beside_ids == point)]
-        if len(mine) == 0 or len(next_to) == 0:
+        if not visible[0 if is_a else 1]:
+            continue  # points of a colour too near the field's cannot be checked
+        row = point % 2
+        checked[row] += 1
+        if any(point not in m for m in (body, side, short, beyond, rail)):
             continue
-        m, n = np.median(mine, axis=0), np.median(next_to, axis=0)
         own, other = (a, b) if is_a else (b, a)
-        d_own = float(np.linalg.norm(m - own))
-        if (d_own < float(np.linalg.norm(m - field))
-                and (not distinct or d_own < float(np.linalg.norm(m - other)))
-                and float(np.linalg.norm(n - field)) < float(np.linalg.norm(n - own))):
-            good += 1
-    return good / len(samples.point_a)
+        m = body[point]
+        if (near(m, own, field) and (not distinct or near(m, own, other))
+                and near(side[point], field, own) and near(short[point], own, field)
+                and near(beyond[point], field, own)
+                and (float(np.linalg.norm(own - frame)) < least
+                     or near(rail[point], frame, own))):
+            good[row] += 1
+    # Each row on its own: a wrong top or bottom edge spoils only one of them.
+    return float(min(good / np.maximum(checked, 1.0)))
 
 
 def _side_mean(values: Floats, sides: npt.NDArray[np.int64], empty: float,
-               count: int = 4) -> list[float]:
-    """The mean of ``values`` on each side (``empty`` for a side with none)."""
+               count: int = 4, keep: float = 1.0) -> list[float]:
+    """The mean of the lowest ``keep`` part of ``values`` on each side (``empty`` for a side
+    with none)."""
     out = []
     for side in range(count):
-        mine = values[sides == side]
+        mine = np.sort(values[sides == side])
+        mine = mine[:max(1, round(keep * len(mine)))] if len(mine) else mine
         out.append(float(mine.mean()) if len(mine) else empty)
     return out
 
@@ -260,6 +303,12 @@ def _samples(profile: BoardProfile) -> _Samples:
     ids_b: list[int] = []
     beside: list[Floats] = []
     beside_ids: list[int] = []
+    tip_in: list[Floats] = []
+    tip_in_ids: list[int] = []
+    tip_out: list[Floats] = []
+    tip_out_ids: list[int] = []
+    base_out: list[Floats] = []
+    base_out_ids: list[int] = []
     for k in range(12):
         left = column_left(k)
         middle = left + 0.5 * pw
@@ -289,6 +338,18 @@ def _samples(profile: BoardProfile) -> _Samples:
                 if k in (0, 11):  # between the outer point and the side rail
                     u = 0.5 * gap if k == 0 else 1.0 - 0.5 * gap
                     light.append(np.array([[u, at]]))
+            # The tip: point colour on the axis just short of it, field just beyond it.
+            for short_of, target, ids in ((0.06, tip_in, tip_in_ids), (0.1, tip_in, tip_in_ids),
+                                          (-0.03, tip_out, tip_out_ids)):
+                v = reach - short_of
+                target.append(np.array([[middle, v if top else 1.0 - v]]))
+                ids.append(point)
+            # The base: the rail just beyond it (a line along a row of checkers has the
+            # points going on beyond it).
+            beyond = -0.012 if top else 1.012
+            base_out.append(np.array([[middle - 0.25 * pw, beyond], [middle, beyond],
+                                      [middle + 0.25 * pw, beyond]]))
+            base_out_ids.extend([point] * 3)
     bar = (pairs(np.linspace(0.5 - profile.bar_width / 3, 0.5 + profile.bar_width / 3, 3),
                  np.linspace(0.02, 0.98, 40)) if profile.bar_width >= 0.02
            else np.zeros((0, 2)))
@@ -308,6 +369,9 @@ def _samples(profile: BoardProfile) -> _Samples:
                     np.concatenate(gaps), np.concatenate(colour_a), np.concatenate(colour_b),
                     np.concatenate(colour_a + colour_b), np.array(ids_a + ids_b, np.int64),
                     point_a, np.concatenate(beside), np.array(beside_ids, np.int64),
+                    np.concatenate(tip_in), np.array(tip_in_ids, np.int64),
+                    np.concatenate(tip_out), np.array(tip_out_ids, np.int64),
+                    np.concatenate(base_out), np.array(base_out_ids, np.int64),
                     np.tile(np.repeat(sides, len(along)), 2),
                     np.concatenate(rim_in), np.concatenate(rim_out),
                     np.repeat(np.arange(len(rim_in), dtype=np.int64), len(rim)), inside)
