@@ -1,36 +1,51 @@
 """Finding the playing field without markers.
 
 Most boards in a club will carry no markers on day one, so the field must
-also be found from what every board has.  The method, on the brightest
-channel of the frame (so red points count as bright as the light field):
+also be found from what every board has, whatever its colours: a cream field
+on dark rails, dark leather, green felt on brown wood, printed vinyl, or a
+field darker than its rails.
 
-1. **Upright edges.**  Long, nearly vertical edges are voted for separately
-   by polarity (dark-to-light and light-to-dark, left to right).  The field
-   has four in a fixed pattern: its left edge (rising), the bar's two edges
-   (falling then rising) and its right edge (falling), with the bar centred
-   and as wide as the profile says.  Pairs of side edges are ranked by how
-   well that pattern is met; point flanks and checker stacks rarely meet it.
+0. **Colour directions.**  The field differs from its rails and bar in some
+   direction of colour space; the search runs on grey planes that project
+   the frame onto a few such directions, each making the field lighter than
+   its frame: the brightest channel first (cream fields, the real frames),
+   then directions learnt from the frame.  Long upright edges of any colour
+   step are found; the field's two side edges step by opposite colours (rail
+   to field, field to rail) and the bar's edges by the same two, centred and
+   as wide as the profile says.  Pairs that meet this give the directions.
+   After each search the best outline's own field and frame colours give one
+   more direction, tried if it is new.
+1. **Upright edges.**  On each plane, long, nearly vertical edges are voted
+   for separately by polarity (dark-to-light and light-to-dark, left to
+   right): the field's left edge (rising), the bar's two edges (falling then
+   rising) and its right edge (falling).  Pairs of side edges are ranked by
+   how well that pattern is met; point flanks and checker stacks rarely meet it.
 2. **Lying edges.**  Between a pair of side edges, the top edge is a strong
    nearly horizontal dark-above-light edge, the bottom edge a strong
    light-above-dark one, and both lie where the side and bar edges end (the
    outer edges of the rails, with the same polarities, lie beyond that).  A
    few candidates of each are kept: rows of checkers resting against a rail
    make lines too.
-3. **The field model decides** (:mod:`vision.calibration.fieldmodel`): of
-   every combination, the one whose inside looks most like the profile's
-   field (dark bar, alternating points, light middle, dark rails outside).
+3. **The field model decides** (:mod:`vision.calibration.fieldmodel`, in
+   colour): of every combination, the one whose inside looks most like the
+   profile's field (bar and rails in one colour, bare field in another, every
+   side and bar edge a step between them, the 24 points where and as the
+   profile draws them).
 4. **Refinement.**  Each of the four lines is refitted to its own sub-pixel
    edge pixels, and the corners are where the lines cross: a corner hidden
    under a checker still comes out right.
 5. **Acceptance.**  The refined quadrilateral must look like a field by
-   every part of the model and have edge support on all four sides;
-   otherwise :class:`BoardNotFoundError`, never a guess.
+   every part of the model, have edge support on all four sides, and lead
+   every other outline that would pass, anywhere in the frame and in any
+   direction, by a margin: two different outlines that both look like a
+   field leave the answer in doubt.  Otherwise :class:`BoardNotFoundError`,
+   never a guess.
 
-The field's edge found this way is where the light surface starts, as on the
-labelled real frames.  The camera must see the bar upright (running from the
-top of the image to the bottom) and the board turned less than about eleven
-degrees; a board filling less than a fifth of the frame's width is not
-looked for.
+The field's edge found this way is where the field's surface starts, as on
+the labelled real frames.  The camera must see the bar upright (running from
+the top of the image to the bottom) and the board turned less than about
+eleven degrees; a board filling less than a fifth of the frame's width is not
+looked for.  A search costs a few tenths of a second (several planes).
 """
 
 from dataclasses import dataclass
@@ -72,8 +87,8 @@ class AutoConfig:
     stretch: tuple[float, float] = (1.0, 99.0)
     """Percentiles of the frame's brightness stretched to 0..255 before anything else."""
     min_edge: float = 8.0
-    """Weakest edge used, grey levels per pixel (the shadowed top of a red point
-    rises only 15-20 levels per pixel)."""
+    """Weakest edge used, levels per pixel (the shadowed top of a red point rises only
+    15-20 levels per pixel; felt on wood steps by 10-15 in colour)."""
     max_slope: float = 0.2
     """Steepest slope voted for: lines within about eleven degrees of the image axes."""
     slope_steps: int = 81
@@ -262,8 +277,8 @@ def find_field(frame: Image, profile: BoardProfile = TOURNAMENT,
 
 def _search(value: Plane, colour: Plane, profile: BoardProfile,
             config: AutoConfig) -> tuple["_Refined", list["_Candidate"]]:
-    """The field in one grey plane where it is lighter than the rails and the bar: the best
-    outline refined, and every outline scored."""
+    """The field in one grey plane where it is lighter than the rails and the bar (scored
+    in colour): the best outline refined, and every outline scored."""
     height, width = value.shape
     sep = max(2, round(config.separation * max(height, width)))
     edges = _Edges(edge_pixels(value, "upright", True, config.min_edge),
