@@ -11,7 +11,7 @@ from vision.checkers.colours import learn_model, split_colours
 from vision.checkers.count import count_checkers
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.reader import read_checkers
-from vision.observation import Corners
+from vision.observation import Corners, Counts
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
 
@@ -162,3 +162,24 @@ def test_a_lamps_reflection_does_not_turn_a_black_checker_light() -> None:
     result = read_checkers(lit, TOURNAMENT)
     assert (result.points[5].light, result.points[5].dark) == (0, 1)
     assert (result.points[0].light, result.points[17].dark) == (3, 4)
+
+
+def dark_bar_board(checkers: int) -> np.ndarray:
+    """A dark board whose darker bar holds ``checkers`` checkers barely darker still."""
+    w, h = TOURNAMENT.rectified_size(640)
+    board = np.full((h, w, 3), 60, dtype=np.uint8)
+    left, right = TOURNAMENT.bar_span
+    board[:, int(left * w):int(right * w) + 1] = 40
+    radius = expected_radius(TOURNAMENT, 640)
+    for k in range(checkers):
+        y = h / 2 + (1.05 + 2.1 * (k // 2)) * radius * (1 if k % 2 == 0 else -1)
+        cv2.circle(board, (w // 2, round(y)), round(radius) - 1, (34, 34, 34), -1, cv2.LINE_AA)
+    noise = np.random.default_rng(3).normal(0.0, 1.5, board.shape)
+    return np.clip(board + noise, 0, 255).astype(np.uint8)
+
+
+def test_faint_checkers_on_a_dark_bar_are_found_and_an_empty_bar_stays_empty() -> None:
+    result = read_checkers(dark_bar_board(2), TOURNAMENT)
+    assert (result.bar.light, result.bar.dark) == (0, 2)
+    empty = read_checkers(dark_bar_board(0), TOURNAMENT)
+    assert empty.bar == Counts() and not empty.placed

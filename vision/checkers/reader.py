@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass, field
 
+from vision.checkers.bar import BarConfig, find_bar_circles
 from vision.checkers.colours import ColourConfig, ColourModel, circle_colours, split_colours
 from vision.checkers.count import CheckerCount, CountConfig, count_checkers
 from vision.checkers.detect import DetectConfig, Image, edge_map, expected_radius, find_circles
@@ -14,6 +15,7 @@ class CheckerConfig:
     """Every threshold of the checker stage."""
 
     detect: DetectConfig = field(default_factory=DetectConfig)
+    bar: BarConfig = field(default_factory=BarConfig)
     surface: SurfaceConfig = field(default_factory=SurfaceConfig)
     colours: ColourConfig = field(default_factory=ColourConfig)
     count: CountConfig = field(default_factory=CountConfig)
@@ -28,6 +30,7 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     circles = find_circles(field_image, profile, config.detect, edges)
     height, width = field_image.shape[:2]
     radius = expected_radius(profile, width)
+    circles += find_bar_circles(edges, circles, profile, radius, config.detect, config.bar)
     lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)

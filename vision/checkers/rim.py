@@ -80,12 +80,15 @@ class EdgeMap:
     height: int
 
     @classmethod
-    def of(cls, gray: npt.NDArray[np.uint8], radius: float, config: RimConfig) -> "EdgeMap":
-        """The edge map of a grey image in which checkers have ``radius`` pixels."""
-        blurred = np.asarray(cv2.GaussianBlur(gray, (0, 0), config.sigma) if config.sigma > 0
-                             else gray, dtype=np.uint8)
-        gx = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
-        gy = np.asarray(cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
+    def of(cls, gray: npt.NDArray[np.uint8], radius: float, config: RimConfig,
+           blurred: bool = False) -> "EdgeMap":
+        """The edge map of a grey image in which checkers have ``radius`` pixels (already
+        blurred by ``config.sigma`` when ``blurred``)."""
+        if not blurred and config.sigma > 0:
+            gray = np.asarray(cv2.GaussianBlur(gray, (0, 0), config.sigma), dtype=np.uint8)
+        blurred_gray = np.asarray(gray, dtype=np.uint8)
+        gx = np.asarray(cv2.Sobel(blurred_gray, cv2.CV_32F, 1, 0, ksize=3), dtype=np.float32)
+        gy = np.asarray(cv2.Sobel(blurred_gray, cv2.CV_32F, 0, 1, ksize=3), dtype=np.float32)
         gx *= 0.125
         gy *= 0.125
         magnitude = np.asarray(cv2.magnitude(gx, gy), dtype=np.float32)
@@ -96,7 +99,8 @@ class EdgeMap:
         pad = int(np.ceil(radius * config.outer)) + 2
         padded = cv2.copyMakeBorder(codes, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
                                     value=OUTSIDE)
-        return cls(blurred, gx, gy, magnitude, np.ascontiguousarray(padded), pad, width, height)
+        return cls(blurred_gray, gx, gy, magnitude, np.ascontiguousarray(padded), pad, width,
+                   height)
 
 
 @lru_cache(maxsize=32)
