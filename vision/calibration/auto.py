@@ -92,6 +92,12 @@ class AutoConfig:
     max_slope: float = 0.2
     """Steepest slope voted for: lines within about eleven degrees of the image axes."""
     slope_steps: int = 81
+    row_slope_steps: int = 41
+    """Slopes voted for on top and bottom edges: coarser, as each is refitted to its own
+    edge pixels and there are many to find (one set per pair of side edges)."""
+    max_edge_pixels: int = 40000
+    """Most edge pixels voting for lines of one kind (the strongest); a board's frame has a
+    third of that, noise or clutter ten times as many."""
     line_candidates: int = 10
     """Strongest lines kept per polarity and orientation."""
     separation: float = 0.006
@@ -161,7 +167,8 @@ class AutoConfig:
             (0.0 <= self.stretch[0] < self.stretch[1] <= 100.0,
              "stretch: two percentiles, low < high"),
             (0.0 < self.max_slope <= 0.5, "max_slope between 0 and 0.5"),
-            (self.slope_steps >= 3 and self.line_candidates >= 2 and self.structures >= 1
+            (self.slope_steps >= 3 and self.row_slope_steps >= 3 and self.line_candidates >= 2
+             and self.structures >= 1
              and self.row_candidates >= 1, "at least 3 slopes, 2 lines, 1 structure, 1 row"),
             (0.0 < self.min_field_width < 1.0, "min_field_width between 0 and 1"),
             (0.0 <= self.min_score <= 1.0, "min_score between 0 and 1"),
@@ -457,7 +464,13 @@ def _project(colour: Plane, direction: Direction, config: AutoConfig) -> Plane:
 
 def _lines(edges: EdgePixels, size: int, centre: float, orientation: Orientation,
            config: AutoConfig, separation: int, count: int | None = None) -> list[Line]:
-    acc, slopes = hough(edges, size, centre, config.max_slope, config.slope_steps)
+    if len(edges) > config.max_edge_pixels:  # clutter: the strongest ones vote
+        keep = np.zeros(len(edges), dtype=np.bool_)
+        keep[np.argpartition(-edges.strength, config.max_edge_pixels)[:config.max_edge_pixels]] \
+            = True
+        edges = edges.select(keep)
+    steps = config.slope_steps if orientation == "upright" else config.row_slope_steps
+    acc, slopes = hough(edges, size, centre, config.max_slope, steps)
     return peaks(acc, slopes, centre, orientation, count or config.line_candidates, separation)
 
 

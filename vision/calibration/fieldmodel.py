@@ -19,6 +19,7 @@ many; the outside and the edge step are judged side by side, since a wrong
 candidate usually has three good sides and one that is not a side at all.
 """
 
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,8 +58,9 @@ class FieldScore:
     """Mean level of the half of the bar's samples nearest the frame colour: near 0, and
     still near 0 with checkers on the bar or an arm across half of it."""
     points: float
-    """The part of the 24 points seen in the colour expected there (the two colours
-    alternate, facing points differ)."""
+    """The part of a row's 12 points seen where and as the profile draws them (colours
+    alternating, field beside them and beyond their tips, rail beyond their bases), in
+    the worse of the two rows."""
     edges: float
     """Mean step from field (or point) just inside a side to frame just outside it, in how
     much further from the frame colour the inside is than the outside, on the weakest of
@@ -198,7 +200,7 @@ def score_field(image: Plane, corners: Corners, profile: BoardProfile) -> FieldS
 def _points(raw: Floats, beside: Floats, tip_in: Floats, tip_out: Floats, base_out: Floats,
             samples: "_Samples", a: Floats, b: Floats, field: Floats, frame: Floats,
             contrast: float) -> float:
-    """The part of the 24 points seen where and as the profile says.
+    """The part of a row's points seen where and as the profile says, in the worse row.
 
     A point counts when its median colour is nearer to its own colour than to the
     field's (and, if the two point colours differ, than to the other one), the field
@@ -214,10 +216,14 @@ def _points(raw: Floats, beside: Floats, tip_in: Floats, tip_out: Floats, base_o
         return 0.0
     distinct = float(np.linalg.norm(a - b)) >= least
 
-    def medians(values: Floats, ids: npt.NDArray[np.int64]) -> dict[int, Floats]:
-        seen = np.isfinite(values).all(axis=1)
-        return {int(i): np.median(values[seen & (ids == i)], axis=0)
-                for i in np.unique(ids[seen])}
+    def medians(values: Floats, ids: npt.NDArray[np.int64]) -> Floats:
+        """Per point (rows 0-23), the median of its samples; NaN where none is seen.
+        Every point has as many samples as any other in each set."""
+        grouped = values[np.argsort(ids, kind="stable")].reshape(len(samples.point_a), -1,
+                                                                  values.shape[1])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a point with none seen
+            return np.asarray(np.nanmedian(grouped, axis=1), dtype=np.float64)
 
     body = medians(raw, samples.point_ids)
     side = medians(beside, samples.beside_ids)
@@ -235,7 +241,7 @@ def _points(raw: Floats, beside: Floats, tip_in: Floats, tip_out: Floats, base_o
             continue  # points of a colour too near the field's cannot be checked
         row = point % 2
         checked[row] += 1
-        if any(point not in m for m in (body, side, short, beyond, rail)):
+        if not all(np.isfinite(m[point]).all() for m in (body, side, short, beyond, rail)):
             continue
         own, other = (a, b) if is_a else (b, a)
         m = body[point]
