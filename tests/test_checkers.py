@@ -183,3 +183,35 @@ def test_faint_checkers_on_a_dark_bar_are_found_and_an_empty_bar_stays_empty() -
     assert (result.bar.light, result.bar.dark) == (0, 2)
     empty = read_checkers(dark_bar_board(0), TOURNAMENT)
     assert empty.bar == Counts() and not empty.placed
+
+
+def test_known_totals_settle_a_second_layer_shifted_too_little_to_show() -> None:
+    """Eight on a point, the second layer a tenth of a diameter off the row: the image
+    alone reads the row of five; knowing ten light checkers are on the board, eight."""
+    board = layered_board({0: (8, True), 12: (2, True), 17: (3, False), 5: (2, False)},
+                          shift=0.12)
+    alone = read_checkers(board, TOURNAMENT)
+    assert alone.points[0].light == 5
+    known = read_checkers(board, TOURNAMENT, on_board=Counts(10, 5))
+    assert [(p.light, p.dark) for p in known.points] == [
+        (8, 0) if i == 0 else (2, 0) if i == 12 else (0, 3) if i == 17 else (0, 2) if i == 5
+        else (0, 0) for i in range(24)]
+    assert sum(not p.seen for p in known.placed if p.place == 0) >= 3
+
+
+def test_known_totals_put_a_one_colour_frame_the_right_way_round() -> None:
+    """Only red checkers left, a red set's *light* side: lightness alone guesses dark."""
+    w, h = TOURNAMENT.rectified_size(640)
+    board = np.full((h, w, 3), (170, 200, 215), dtype=np.uint8)
+    radius = expected_radius(TOURNAMENT, 640)
+    for index in (0, 3, 14):
+        x, y = TOURNAMENT.point_u(index) * w, radius * 1.04
+        y = y if index >= 12 else h - y
+        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (45, 40, 200), -1,
+                   cv2.LINE_AA)
+        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (30, 25, 140), 2,
+                   cv2.LINE_AA)
+    assert read_checkers(board, TOURNAMENT).points[3] == Counts(0, 1)
+    known = read_checkers(board, TOURNAMENT, on_board=Counts(3, 0))
+    assert [known.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
+    assert all(p.light for p in known.placed)

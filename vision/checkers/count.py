@@ -16,7 +16,13 @@ colour most of them show (see ``one_colour``).
 from dataclasses import dataclass, field
 
 from vision.checkers.detect import Circle
-from vision.checkers.stacks import StackConfig, read_stack, stack_frame
+from vision.checkers.stacks import (
+    Stack,
+    StackConfig,
+    choose_alternatives,
+    read_stack,
+    stack_frame,
+)
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -62,11 +68,14 @@ class CheckerCount:
 
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    size: tuple[int, int], config: CountConfig | None = None,
-                   radius: float | None = None) -> CheckerCount:
+                   radius: float | None = None, on_board: Counts | None = None) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
-    radius (the circles' mean when not given).
+    radius (the circles' mean when not given).  ``on_board``, when the caller knows it
+    (the referee does: 15 less those borne off), is how many checkers of each colour lie
+    on the points and the bar; a stack whose count was in doubt then takes the
+    alternative that makes its colour add up (see :func:`.stacks.choose_alternatives`).
     """
     config = config or CountConfig()
     width, height = size
@@ -83,37 +92,75 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
 
     frame = stack_frame(((p >= 12, [rail_distance(i, p) for i in m])
                          for p, m in members.items()), radius, config.stacks)
-    points = [[0, 0] for _ in range(24)]
     bar = [0, 0]
     placed: list[Placed] = []
     for i, circle in enumerate(circles):
         if where[i] is None:
             bar[0 if light[i] else 1] += 1
             placed.append(Placed(circle, light[i], None))
-    for point in range(24):
-        chain = members.get(point, [])
-        if not chain:
-            continue
-        top = point >= 12
-        stack = read_stack([rail_distance(i, point) for i in chain], top, frame, config.stacks,
-                           [circles[i].covered for i in chain])
+    stacks: dict[int, tuple[Stack, bool]] = {}
+    for point, chain in sorted(members.items()):
+        stack = read_stack([rail_distance(i, point) for i in chain], point >= 12, frame,
+                           config.stacks, [circles[i].covered for i in chain])
+        stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
+    totals = _known_totals(stacks, bar, on_board, config) if on_board is not None else {}
+    points = [[0, 0] for _ in range(24)]
+    for point, (stack, colour) in stacks.items():
+        chain = members[point]
+        count = totals.get(point, stack.count)
         lights = sum(light[i] for i in chain)
-        colour = 2 * lights >= len(chain)
         if config.one_colour:
-            points[point][0 if colour else 1] = stack.count
+            points[point][0 if colour else 1] = count
         else:
             points[point][0] += lights
             points[point][1] += len(chain) - lights
-            points[point][0 if colour else 1] += stack.count - len(chain)
+            points[point][0 if colour else 1] += count - len(chain)
         for i in chain:
             placed.append(Placed(circles[i], colour if config.one_colour else light[i], point))
+        top = point >= 12
         x = sum(circles[i].x for i in chain) / len(chain)
-        for slot in stack.hidden:
-            d = frame.distance(slot, top)
-            placed.append(Placed(Circle(x, d if top else height - d, radius), colour, point,
-                                 seen=False))
-    return CheckerCount(tuple(Counts(p[0], p[1]) for p in points), Counts(bar[0], bar[1]),
-                        tuple(placed), (width, height))
+        hidden = [Circle(x, d if top else height - d, radius)
+                  for d in (frame.distance(slot, top) for slot in stack.hidden)]
+        under = sorted(chain, key=lambda i: rail_distance(i, point))
+        hidden += [Circle(circles[i].x, circles[i].y, radius)
+                   for i in under[:max(count - stack.count, 0)]]
+        hidden = hidden[:max(len(hidden) + min(count - stack.count, 0), 0)]
+        placed += [Placed(c, colour, point, seen=False) for c in hidden]
+    result = CheckerCount(tuple(Counts(p[0], p[1]) for p in points), Counts(bar[0], bar[1]),
+                          tuple(placed), (width, height))
+    if on_board is not None and _swapped(result, on_board):
+        return _flipped(result)
+    return result
+
+
+def _swapped(result: CheckerCount, on_board: Counts) -> bool:
+    """Whether the colours read are the wrong way round: each colour's count is the
+    other's known number, and not its own (a frame with one colour only, whose
+    lightness guessed wrong)."""
+    lights = sum(p.light for p in result.points) + result.bar.light
+    darks = sum(p.dark for p in result.points) + result.bar.dark
+    return (lights, darks) == (on_board.dark, on_board.light) and lights != darks
+
+
+def _flipped(result: CheckerCount) -> CheckerCount:
+    """The same count with light and dark exchanged."""
+    return CheckerCount(tuple(Counts(p.dark, p.light) for p in result.points),
+                        Counts(result.bar.dark, result.bar.light),
+                        tuple(Placed(p.circle, not p.light, p.place, p.seen)
+                              for p in result.placed), result.size)
+
+
+def _known_totals(stacks: dict[int, tuple[Stack, bool]], bar: list[int], on_board: Counts,
+                  config: CountConfig) -> dict[int, int]:
+    """Stack counts made to match the checkers known to be on the board, colour by colour."""
+    out: dict[int, int] = {}
+    for colour, wanted in ((True, on_board.light), (False, on_board.dark)):
+        points = [p for p, (_, c) in stacks.items() if c == colour]
+        chosen = choose_alternatives([stacks[p][0].count for p in points],
+                                     [stacks[p][0].alternatives for p in points],
+                                     wanted - bar[0 if colour else 1], config.stacks)
+        out.update(zip(points, chosen, strict=True))
+    return out
 
 
 def assign(circles: list[Circle], light: list[bool], profile: BoardProfile,

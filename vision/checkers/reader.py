@@ -7,6 +7,7 @@ from vision.checkers.colours import ColourConfig, ColourModel, circle_colours, s
 from vision.checkers.count import CheckerCount, CountConfig, count_checkers
 from vision.checkers.detect import DetectConfig, Image, edge_map, expected_radius, find_circles
 from vision.checkers.surface import SurfaceConfig, glare_lifts
+from vision.observation import Counts
 from vision.profile import BoardProfile
 
 
@@ -23,8 +24,14 @@ class CheckerConfig:
 
 def read_checkers(field_image: Image, profile: BoardProfile, *,
                   model: ColourModel | None = None,
-                  config: CheckerConfig | None = None) -> CheckerCount:
-    """Count the checkers of a rectified field image (see :mod:`vision.rectify`)."""
+                  config: CheckerConfig | None = None,
+                  on_board: Counts | None = None) -> CheckerCount:
+    """Count the checkers of a rectified field image (see :mod:`vision.rectify`).
+
+    ``on_board``: how many checkers of each colour lie on the points and the bar, when
+    the caller knows (15 less those borne off); a stack in doubt (a second layer
+    shifted too little to show for sure) then takes the count that makes its colour add
+    up.  Without it the counts are the image's alone."""
     config = config or CheckerConfig()
     edges = edge_map(field_image, profile, config.detect)
     circles = find_circles(field_image, profile, config.detect, edges)
@@ -34,4 +41,5 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)
-    return count_checkers(circles, light, profile, (width, height), config.count, radius)
+    return count_checkers(circles, light, profile, (width, height), config.count, radius,
+                          on_board)

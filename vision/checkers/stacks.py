@@ -59,6 +59,15 @@ class StackConfig:
     the frame's: players space some points more generously than others."""
     rescale_from: int = 2
     """... for stacks whose farthest checker is at least this many slots out."""
+    doubt: float = 0.04
+    """A higher checker whose phase is within this of the threshold may be a row checker."""
+    doubt_row: int = 5
+    """A tiny-shift second layer is only suspected on a row this long (players stack on
+    full rows of five or six)."""
+    doubt_floor: float = 0.0
+    """Checkers of a tiny-shift second layer all lie beyond their slot (phase at least this)."""
+    plausible: float = 0.0
+    """Least plausibility of an alternative taken to match a known total."""
     uncovered: float = 0.05
     """A checker with no more than this share of its rim covered is on top of its place."""
     overlap: float = 0.75
@@ -97,6 +106,11 @@ class Stack:
     """Per input centre: on a higher layer."""
     hidden: tuple[int, ...]
     """Row slots with no centre seen on them (covered by higher checkers)."""
+    alternatives: tuple[tuple[int, float], ...] = ()
+    """Other counts the stack may hold, each with its plausibility (the larger, the more
+    plausible): a second layer shifted too little to show for sure (more), a checker
+    taken for a higher one barely off its slot (one less).  For the caller that knows
+    how many checkers a side has on the board (:func:`choose_alternatives`)."""
 
 
 def stack_frame(stacks: Iterable[tuple[bool, Sequence[float]]], radius: float,
@@ -149,8 +163,55 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
         higher |= _over_higher(slots, np.asarray(covered, dtype=np.float64), higher, config)
     on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
     hidden = tuple(k for k in range(row) if k not in on_row)
-    return Stack(row + _higher_count(slots[higher], config), row,
-                 tuple(bool(h) for h in higher), hidden)
+    count = row + _higher_count(slots[higher], config)
+    return Stack(count, row, tuple(bool(h) for h in higher), hidden,
+                 _alternatives(slots, phases, higher, row, count, config))
+
+
+def _alternatives(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.float64],
+                  higher: npt.NDArray[np.bool_], row: int, count: int,
+                  config: StackConfig) -> tuple[tuple[int, float], ...]:
+    """Counts the stack could also hold (see :attr:`Stack.alternatives`).
+
+    More: the ``k`` checkers nearest the rail on a second layer with a tiny
+    shift, as plausible as their phases stand above the rest of the row's.
+    One less: a checker taken for a higher one because its phase was just
+    past the threshold, as plausible as it was close to it.
+    """
+    out: list[tuple[int, float]] = []
+    if higher.any():
+        for phase in phases[higher]:
+            margin = config.phase + config.doubt - float(phase)
+            if margin > 0.0:
+                out.append((count - 1, margin))
+    elif row >= config.doubt_row and len(slots) >= config.doubt_row:
+        order = np.argsort(slots)
+        signed = (slots - np.rint(slots))[order]
+        for k in range(1, min(row - 1, len(slots) - 1) + 1):
+            prefix, rest = signed[:k], signed[k:]
+            if prefix.min() >= config.doubt_floor:
+                out.append((count + k, float(prefix.mean() - rest.mean())))
+    return tuple(out)
+
+
+def choose_alternatives(counts: Sequence[int], options: Sequence[Sequence[tuple[int, float]]],
+                        wanted: int, config: StackConfig) -> list[int]:
+    """Stack counts of one colour made to add up to ``wanted`` (checkers known to be on
+    the board) by taking the single most plausible alternative that closes the gap, when
+    one is plausible enough; else the counts as read."""
+    gap = wanted - sum(counts)
+    if gap == 0:
+        return list(counts)
+    best: tuple[float, int, int] | None = None
+    for i, (count, choices) in enumerate(zip(counts, options, strict=True)):
+        for other, plausibility in choices:
+            if other - count == gap and plausibility >= config.plausible and (
+                    best is None or plausibility > best[0]):
+                best = (plausibility, i, other)
+    chosen = list(counts)
+    if best is not None:
+        chosen[best[1]] = best[2]
+    return chosen
 
 
 def _over_higher(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],
