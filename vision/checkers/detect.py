@@ -51,8 +51,9 @@ class DetectConfig:
     rim_score: float = 0.8
     """Share of the rim directions with an aligned edge that a whole circle needs.  Fully
     visible checkers score 0.85-1.0 on the renders, everything else under 0.8."""
-    refine_step: float = 0.08
-    """Step of the 3 x 3 search around a candidate, in radii (two passes)."""
+    refine_steps: tuple[float, ...] = (0.16, 0.08)
+    """Steps of the 3 x 3 searches around a candidate, in radii, one pass each: a vote
+    peak can lie a few pixels off the centre."""
     edge_margin: float = 0.7
     """A centre lies at least this far inside the image: checkers lie on the field, and a
     circle cut by the border is judged on too little."""
@@ -109,8 +110,10 @@ def find_circles(field_image: Image, profile: BoardProfile,
     candidates = vote_peaks(grid, config.accumulator, config.votes)[:, :2]
     if len(candidates) == 0:
         return []
-    scores, centres = refine(edges, candidates, radius, None, config)
-    scores, centres = refine(edges, centres, radius, None, config)
+    centres = candidates
+    scores = np.zeros(len(centres))
+    for step in config.refine_steps:
+        scores, centres = refine(edges, centres, radius, None, config, step)
     accepted: list[tuple[float, float]] = []
     _accept(accepted, scores, centres, config.rim_score, config.min_distance * radius)
     whole = len(accepted)
@@ -137,12 +140,13 @@ def _fitted(edges: EdgeMap, accepted: list[tuple[float, float]], whole: int, rad
 
 
 def refine(edges: EdgeMap, centres: Floats, radius: float, covers: Floats | None,
-           config: DetectConfig) -> tuple[Floats, Floats]:
-    """The best rim score in a 3 x 3 neighbourhood of each centre, and where it is.
+           config: DetectConfig, step: float | None = None) -> tuple[Floats, Floats]:
+    """The best rim score in a 3 x 3 neighbourhood of each centre (``step`` radii apart,
+    the last of ``refine_steps`` when not given), and where it is.
 
     With ``covers`` (rows x, y, r) the score counts only uncovered directions, and
     needs ``partial_seen`` of them."""
-    step = config.refine_step * radius
+    step = (config.refine_steps[-1] if step is None else step) * radius
     grid = np.array([(dx, dy) for dx in (-step, 0.0, step) for dy in (-step, 0.0, step)])
     xs = (centres[:, 0:1] + grid[None, :, 0]).ravel()
     ys = (centres[:, 1:2] + grid[None, :, 1]).ravel()
