@@ -39,3 +39,20 @@ def test_a_full_read_comes_at_least_every_max_skipped_frames() -> None:
 def test_a_disabled_gate_reads_every_frame() -> None:
     gate = MotionGate(MotionConfig(enabled=False))
     assert all(gate.changed(frame()) for _ in range(3))
+
+
+def test_a_stream_without_a_board_looks_for_it_only_every_few_seconds() -> None:
+    from unittest import mock
+
+    from vision.errors import BoardNotFoundError
+    from vision.pipeline import BoardReader
+
+    reader = BoardReader(stream=True)
+    blank = np.zeros((120, 160, 3), dtype=np.uint8)
+    with mock.patch("vision.pipeline.calibrate",
+                    side_effect=BoardNotFoundError("board not found")) as calibrate:
+        for i in range(10):  # 0.0 .. 2.7 s at 3 1/3 frames a second, all different
+            frame = blank.copy()
+            frame[:, : 10 * (i + 1)] = 255
+            assert not reader.read(frame, t=i * 0.3).board_found
+    assert calibrate.call_count == 2  # at 0.0 s and at 2.1 s (retry every 2 s)

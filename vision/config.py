@@ -28,6 +28,9 @@ class VisionConfig:
 
     field_width: int = 640
     """Width in pixels of the rectified field the checker stage reads."""
+    calibration_retry: float = 2.0
+    """Streams: seconds between attempts to find the board while none is found
+    (an attempt costs a few tenths of a second)."""
     calibration: CalibrationConfig = field(default_factory=CalibrationConfig)
     checkers: CheckerConfig = field(default_factory=CheckerConfig)
     dice: BoardDiceConfig = field(default_factory=BoardDiceConfig)

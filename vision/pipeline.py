@@ -51,6 +51,7 @@ class BoardReader:
         self._tracker: OcclusionTracker | None = None
         self._gate = MotionGate(self.config.motion)
         self._last: Observation | None = None
+        self._last_attempt: float | None = None
 
     def read(self, frame: Image, *, t: float | None = None,
              still: Still | None = None) -> Observation:
@@ -66,7 +67,7 @@ class BoardReader:
         return self._read(frame, t, still)
 
     def _read(self, frame: Image, t: float | None, still: Still | None) -> Observation:
-        calibration = self._calibration_for(frame)
+        calibration = self._calibration_for(frame, t)
         if calibration is None:
             return Observation(board_found=False, t=t)
         field_map = calibration.field_map()
@@ -89,7 +90,7 @@ class BoardReader:
                            points=checkers.points, bar=checkers.bar, off=None,
                            dice=dice, cube=cube, occluded=occlusion.occluded, t=t)
 
-    def _calibration_for(self, frame: Image) -> Calibration | None:
+    def _calibration_for(self, frame: Image, t: float | None) -> Calibration | None:
         height, width = frame.shape[:2]
         if self.calibration is not None:
             if self.calibration.image_size != (width, height):
@@ -97,6 +98,11 @@ class BoardReader:
                 self._tracker = None
                 self._gate.reset()
             return self.calibration
+        if self.stream and t is not None:
+            last = self._last_attempt
+            if last is not None and 0.0 <= t - last < self.config.calibration_retry:
+                return None
+            self._last_attempt = t
         try:
             found = calibrate(frame, self.config.calibration)
         except BoardNotFoundError:
