@@ -1,6 +1,7 @@
 """The checker stage on the real labelled frames and on drawn boards."""
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -11,9 +12,12 @@ from vision.checkers.colours import learn_model, split_colours
 from vision.checkers.count import count_checkers
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.reader import read_checkers
+from vision.checkers.tray import read_off
 from vision.observation import Corners, Counts
-from vision.profile import TOURNAMENT
+from vision.profile import TOURNAMENT, TrayProfile
 from vision.rectify import FieldMap
+from vision.synth import Scene, Style, render
+from vision.synth.styles import by_name
 
 FRAMES = ["frame0", "frame1", "test8", "test9", "frame3", "frame5"]
 """Labelled frames whose checkers are all in plain view (frame3 and frame5
@@ -215,3 +219,20 @@ def test_known_totals_put_a_one_colour_frame_the_right_way_round() -> None:
     known = read_checkers(board, TOURNAMENT, on_board=Counts(3, 0))
     assert [known.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
     assert all(p.light for p in known.placed)
+
+
+@pytest.mark.parametrize(("light", "dark"), [(5, 3), (15, 0), (1, 12)])
+def test_borne_off_checkers_in_the_tray_are_counted(light: int, dark: int) -> None:
+    """Checkers on edge in a rendered tray (light from the bottom end, dark from the top);
+    no tray in the profile, no reading."""
+    points = [Counts()] * 24
+    points[0], points[3] = Counts(min(5, 15 - light), 0), Counts(max(10 - light, 0), 0)
+    points[20], points[22] = Counts(0, min(6, 15 - dark)), Counts(0, max(9 - dark, 0))
+    style = Style(by_name("maple-walnut"), by_name("cream-brown"), by_name("white"))
+    scene = Scene(points=tuple(points), off=Counts(light, dark), style=style, seed=5,
+                  profile=replace(TOURNAMENT, tray=TrayProfile("right")))
+    frame, truth = render(scene)
+    assert truth.observation.corners is not None
+    field_map = FieldMap.from_corners(truth.observation.corners)
+    assert read_off(frame, field_map, scene.profile) == Counts(light, dark)
+    assert read_off(frame, field_map, TOURNAMENT) is None

@@ -1,0 +1,216 @@
+"""Borne-off checkers: how many stand on edge in the tray.
+
+Players stand borne-off checkers on edge in the tray beside the field, one
+against the next from an end of the tray, one colour from each end.  From
+above such a row is a block of thin slabs (the checkers' rounded edges)
+reaching from the tray's end, its length the number of checkers times
+their thickness.  So the tray is warped upright like the field (it lies in
+the board's plane, beside it, where the profile says), each end is walked
+towards the middle while the rows look like checkers rather than the
+tray's floor (another colour, or the slabs' fine stripes), and the block's
+length is divided by the stripes' period, measured by autocorrelation
+(the thickness of a checker, which no profile gives) or, when the stripes
+are too faint, by a typical thickness.
+
+The floor's look is taken from the tray's middle, which a row of fifteen
+never reaches.  Each block's colour is told by a :class:`ColourModel` when
+there is one, else by comparing the two blocks (the lighter is light), or
+for a block alone by its lightness.
+
+This reading is rougher than the field's: see ``bench/checker_accuracy.py``.
+"""
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.checkers.colours import ColourModel
+from vision.observation import Counts
+from vision.profile import BoardProfile
+from vision.rectify import FieldMap
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class TrayConfig:
+    """Thresholds of the tray reading."""
+
+    width: int = 640
+    """Width (pixels) of the rectified field the tray is read at the scale of."""
+    band: float = 0.5
+    """Middle share of the tray's width sampled (clear of its walls)."""
+    floor: tuple[float, float] = (0.42, 0.58)
+    """Rows (field v) where only the floor shows: fifteen checkers fill less than half."""
+    colour: float = 25.0
+    """Lab distance (lightness halved) from the floor that makes a row a checker row."""
+    texture: float = 4.0
+    """... or stripes: robust deviations of the row's vertical gradient above the floor's."""
+    texture_floor: float = 2.0
+    """... and at least this many grey levels a pixel above it."""
+    gap: int = 4
+    """Floor rows that end a block."""
+    thickness: float = 0.2
+    """A checker's thickness as a share of its diameter, when the stripes are too faint to
+    measure it."""
+    pitch: tuple[float, float] = (0.25, 0.6)
+    """Range of stripe periods looked for, in checker radii."""
+    periodicity: float = 0.1
+    """Least autocorrelation of the stripes for their period to be used."""
+    min_block: int = 30
+    """Rows a block needs for its stripes' period to be measured."""
+    perspective: float = 1.07
+    """Stripes' period in the warped tray over the checkers' thickness: their edges stand
+    above the board and so look spread apart."""
+    min_first: float = 0.75
+    """A block shorter than this many periods is the tray's wall or shadow."""
+    lightness: float = 128.0
+    """A block alone is light when its Lab lightness is at least this."""
+
+
+def read_off(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
+             model: ColourModel | None = None,
+             config: TrayConfig | None = None) -> Counts | None:
+    """The borne-off checkers in the profile's tray (None when the profile has no tray)."""
+    config = config or TrayConfig()
+    tray = tray_image(frame, field_map, profile, config.width)
+    if tray is None:
+        return None
+    height = tray.shape[0]
+    radius = 0.5 * profile.point_width * profile.checker_diameter * config.width
+    rows_lab, stripes, floor = _rows(tray, config)
+    marked = _checker_rows(rows_lab, stripes, floor, height, config)
+    bottom = _run(marked[::-1], config.gap)
+    top = _run(marked, config.gap)
+    gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    middle = gray[:, int(tray.shape[1] * (0.5 - config.band / 2)):
+                  int(tray.shape[1] * (0.5 + config.band / 2)) + 1].mean(axis=1)
+    periods = [p for p in (_period(middle[height - bottom:], radius, config),
+                           _period(middle[:top], radius, config)) if p is not None]
+    pitch = (max(periods, key=lambda p: p[1])[0] / config.perspective if periods
+             else 2.0 * radius * config.thickness)
+    n_bottom = _checkers(bottom, pitch, config)
+    n_top = _checkers(top, pitch, config)
+    light_bottom = _bottom_is_light(rows_lab, bottom, top, height, model, config)
+    if light_bottom:
+        return Counts(n_bottom, n_top)
+    return Counts(n_top, n_bottom)
+
+
+def _checkers(length: int, pitch: float, config: TrayConfig) -> int:
+    """Checkers in a block ``length`` rows long (a few rows at the tray's end are its wall's
+    shadow, not a checker)."""
+    if length < config.min_first * pitch:
+        return 0
+    return min(max(round(length / pitch), 1), 15)
+
+
+def tray_image(frame: Image, field_map: FieldMap, profile: BoardProfile,
+               width: int) -> Image | None:
+    """The profile's tray warped upright at the scale of a field ``width`` pixels wide
+    (None without a tray)."""
+    tray = profile.tray
+    if tray is None:
+        return None
+    w, h = profile.rectified_size(width)
+    u0 = 1.0 + tray.gap if tray.side == "right" else -tray.gap - tray.width
+    tray_width = max(round(tray.width * w), 8)
+    to_field = np.array([[1.0 / w, 0.0, u0], [0.0, 1.0 / h, 0.0], [0.0, 0.0, 1.0]])
+    to_image = field_map.to_image @ to_field
+    warped = cv2.warpPerspective(frame, np.linalg.inv(to_image), (tray_width, h),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(warped, dtype=np.uint8)
+
+
+def _rows(tray: Image, config: TrayConfig) -> tuple[Floats, Floats, Floats]:
+    """Per row of the tray's middle band: its median Lab colour and its stripe strength
+    (median vertical gradient), and the floor's colour."""
+    height, width = tray.shape[:2]
+    band = tray[:, int(width * (0.5 - config.band / 2)):int(width * (0.5 + config.band / 2)) + 1]
+    lab = cv2.cvtColor(band, cv2.COLOR_BGR2LAB).astype(np.float64)
+    rows = np.median(lab, axis=1)
+    gray = cv2.GaussianBlur(cv2.cvtColor(band, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0),
+                            1.0)
+    stripes = np.median(np.abs(np.diff(gray, axis=0, prepend=gray[:1])), axis=1)
+    stripes = cv2.GaussianBlur(stripes.reshape(-1, 1).astype(np.float32), (1, 7), 0).ravel()
+    lo, hi = (int(f * height) for f in config.floor)
+    floor = np.median(rows[lo:hi], axis=0)
+    return rows, stripes.astype(np.float64), floor
+
+
+def _checker_rows(rows: Floats, stripes: Floats, floor: Floats, height: int,
+                  config: TrayConfig) -> npt.NDArray[np.bool_]:
+    """Rows that look like checkers rather than the floor."""
+    weights = np.array([0.5, 1.0, 1.0])
+    distance = np.linalg.norm((rows - floor) * weights, axis=1)
+    distance = cv2.GaussianBlur(distance.reshape(-1, 1).astype(np.float32), (1, 5), 0).ravel()
+    lo, hi = (int(f * height) for f in config.floor)
+    typical = float(np.median(stripes[lo:hi]))
+    spread = 1.4826 * float(np.median(np.abs(stripes[lo:hi] - typical))) + 0.2
+    textured = stripes > typical + config.texture * spread + config.texture_floor
+    return np.asarray((distance > config.colour) | textured, dtype=bool)
+
+
+def _run(marked: npt.NDArray[np.bool_], gap: int) -> int:
+    """Length of the block from the start of ``marked``: up to its last marked row before
+    ``gap`` unmarked ones."""
+    last, misses = 0, 0
+    for i, on in enumerate(marked):
+        if on:
+            last, misses = i + 1, 0
+        else:
+            misses += 1
+            if misses >= gap:
+                break
+    return last
+
+
+def _period(profile_rows: Floats, radius: float,
+            config: TrayConfig) -> tuple[float, float] | None:
+    """The stripes' period (pixels) and its autocorrelation, if a block is long enough
+    and striped enough."""
+    if len(profile_rows) < config.min_block:
+        return None
+    smooth = cv2.GaussianBlur(profile_rows.reshape(-1, 1).astype(np.float32), (1, 21), 0)
+    detail = profile_rows - smooth.ravel()
+    energy = float(detail @ detail) / len(detail)
+    if energy <= 1e-6:
+        return None
+    lags = np.arange(max(int(config.pitch[0] * radius), 2), int(config.pitch[1] * radius) + 1)
+    lags = lags[lags < len(detail) - 2]
+    if len(lags) < 3:
+        return None
+    corr = np.array([float(detail[:-lag] @ detail[lag:]) / (len(detail) - lag)
+                     for lag in lags]) / energy
+    best = int(np.argmax(corr))
+    if corr[best] < config.periodicity:
+        return None
+    offset = 0.0
+    if 0 < best < len(lags) - 1:
+        a, b, c = corr[best - 1], corr[best], corr[best + 1]
+        if a - 2.0 * b + c < 0.0:
+            offset = 0.5 * (a - c) / (a - 2.0 * b + c)
+    return float(lags[best] + offset), float(corr[best])
+
+
+def _bottom_is_light(rows: Floats, bottom: int, top: int, height: int,
+                     model: ColourModel | None, config: TrayConfig) -> bool:
+    """Whether the block at the tray's bottom end is the light colour."""
+    def colour(block: Floats) -> tuple[float, float, float]:
+        med = np.median(block, axis=0)
+        return float(med[0]), float(med[1]), float(med[2])
+
+    lower = colour(rows[height - bottom:]) if bottom else None
+    upper = colour(rows[:top]) if top else None
+    if model is not None:
+        if lower is not None:
+            return model.classify(lower)
+        return upper is None or not model.classify(upper)
+    if lower is not None and upper is not None:
+        return lower[0] >= upper[0]
+    if lower is not None:
+        return lower[0] >= config.lightness
+    return upper is None or upper[0] < config.lightness
