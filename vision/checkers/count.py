@@ -16,13 +16,8 @@ colour most of them show (see ``one_colour``).
 from dataclasses import dataclass, field
 
 from vision.checkers.detect import Circle
-from vision.checkers.stacks import (
-    Stack,
-    StackConfig,
-    choose_alternatives,
-    read_stack,
-    stack_frame,
-)
+from vision.checkers.stacks import Stack, StackConfig, read_stack, stack_frame
+from vision.checkers.totals import colours_swapped, known_totals
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -75,7 +70,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     radius (the circles' mean when not given).  ``on_board``, when the caller knows it
     (the referee does: 15 less those borne off), is how many checkers of each colour lie
     on the points and the bar; a stack whose count was in doubt then takes the
-    alternative that makes its colour add up (see :func:`.stacks.choose_alternatives`).
+    alternative that makes its colour add up (see :mod:`.totals`).
     """
     config = config or CountConfig()
     width, height = size
@@ -103,7 +98,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         stack = read_stack([rail_distance(i, point) for i in chain], point >= 12, frame,
                            config.stacks, [circles[i].covered for i in chain])
         stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
-    totals = _known_totals(stacks, bar, on_board, config) if on_board is not None else {}
+    totals = known_totals(stacks, bar, on_board, config.stacks) if on_board is not None else {}
     points = [[0, 0] for _ in range(24)]
     for point, (stack, colour) in stacks.items():
         chain = members[point]
@@ -128,18 +123,11 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         placed += [Placed(c, colour, point, seen=False) for c in hidden]
     result = CheckerCount(tuple(Counts(p[0], p[1]) for p in points), Counts(bar[0], bar[1]),
                           tuple(placed), (width, height))
-    if on_board is not None and _swapped(result, on_board):
+    if on_board is not None and colours_swapped(
+            Counts(sum(p.light for p in result.points) + result.bar.light,
+                   sum(p.dark for p in result.points) + result.bar.dark), on_board):
         return _flipped(result)
     return result
-
-
-def _swapped(result: CheckerCount, on_board: Counts) -> bool:
-    """Whether the colours read are the wrong way round: each colour's count is the
-    other's known number, and not its own (a frame with one colour only, whose
-    lightness guessed wrong)."""
-    lights = sum(p.light for p in result.points) + result.bar.light
-    darks = sum(p.dark for p in result.points) + result.bar.dark
-    return (lights, darks) == (on_board.dark, on_board.light) and lights != darks
 
 
 def _flipped(result: CheckerCount) -> CheckerCount:
@@ -148,19 +136,6 @@ def _flipped(result: CheckerCount) -> CheckerCount:
                         Counts(result.bar.dark, result.bar.light),
                         tuple(Placed(p.circle, not p.light, p.place, p.seen)
                               for p in result.placed), result.size)
-
-
-def _known_totals(stacks: dict[int, tuple[Stack, bool]], bar: list[int], on_board: Counts,
-                  config: CountConfig) -> dict[int, int]:
-    """Stack counts made to match the checkers known to be on the board, colour by colour."""
-    out: dict[int, int] = {}
-    for colour, wanted in ((True, on_board.light), (False, on_board.dark)):
-        points = [p for p, (_, c) in stacks.items() if c == colour]
-        chosen = choose_alternatives([stacks[p][0].count for p in points],
-                                     [stacks[p][0].alternatives for p in points],
-                                     wanted - bar[0 if colour else 1], config.stacks)
-        out.update(zip(points, chosen, strict=True))
-    return out
 
 
 def assign(circles: list[Circle], light: list[bool], profile: BoardProfile,

@@ -110,7 +110,7 @@ class Stack:
     """Other counts the stack may hold, each with its plausibility (the larger, the more
     plausible): a second layer shifted too little to show for sure (more), a checker
     taken for a higher one barely off its slot (one less).  For the caller that knows
-    how many checkers a side has on the board (:func:`choose_alternatives`)."""
+    how many checkers a side has on the board (:mod:`.totals`)."""
 
 
 def stack_frame(stacks: Iterable[tuple[bool, Sequence[float]]], radius: float,
@@ -192,26 +192,6 @@ def _alternatives(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.float64
             if prefix.min() >= config.doubt_floor:
                 out.append((count + k, float(prefix.mean() - rest.mean())))
     return tuple(out)
-
-
-def choose_alternatives(counts: Sequence[int], options: Sequence[Sequence[tuple[int, float]]],
-                        wanted: int, config: StackConfig) -> list[int]:
-    """Stack counts of one colour made to add up to ``wanted`` (checkers known to be on
-    the board) by taking the single most plausible alternative that closes the gap, when
-    one is plausible enough; else the counts as read."""
-    gap = wanted - sum(counts)
-    if gap == 0:
-        return list(counts)
-    best: tuple[float, int, int] | None = None
-    for i, (count, choices) in enumerate(zip(counts, options, strict=True)):
-        for other, plausibility in choices:
-            if other - count == gap and plausibility >= config.plausible and (
-                    best is None or plausibility > best[0]):
-                best = (plausibility, i, other)
-    chosen = list(counts)
-    if best is not None:
-        chosen[best[1]] = best[2]
-    return chosen
 
 
 def _over_higher(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],
