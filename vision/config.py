@@ -12,6 +12,7 @@ from pathlib import Path
 from vision.calibration.pipeline import CalibrationConfig
 from vision.camera.base import CameraConfig
 from vision.checkers.reader import CheckerConfig
+from vision.checkers.tray import TrayConfig
 from vision.config_io import load
 from vision.cube import CubeConfig
 from vision.dice.board import BoardDiceConfig
@@ -33,6 +34,8 @@ class VisionConfig:
     (an attempt costs a few tenths of a second)."""
     calibration: CalibrationConfig = field(default_factory=CalibrationConfig)
     checkers: CheckerConfig = field(default_factory=CheckerConfig)
+    tray: TrayConfig = field(default_factory=TrayConfig)
+    """Borne-off checkers in the tray, when the board profile has one in view."""
     dice: BoardDiceConfig = field(default_factory=BoardDiceConfig)
     cube: CubeConfig = field(default_factory=CubeConfig)
     occlusion: OcclusionConfig = field(default_factory=OcclusionConfig)

@@ -20,6 +20,7 @@ from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
+from vision.checkers.tray import read_off
 from vision.config import VisionConfig
 from vision.cube import find_cube
 from vision.dice.board import read_board_dice
@@ -86,8 +87,9 @@ class BoardReader:
                                checker_mask=checker_mask(checkers, field_map, frame.shape[:2]),
                                config=cfg.dice)
         cube = find_cube(frame, field_map, profile, cfg.cube)
+        off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
         return Observation(board_found=True, corners=calibration.corners,
-                           points=checkers.points, bar=checkers.bar, off=None,
+                           points=checkers.points, bar=checkers.bar, off=off,
                            dice=dice, cube=cube, occluded=occlusion.occluded, t=t)
 
     def _calibration_for(self, frame: Image, t: float | None) -> Calibration | None:
