@@ -37,9 +37,8 @@ def test_start_4_2_gives_gnubgs_eighteen_plays() -> None:
 def test_blocked_intermediate_point_stops_a_combined_move() -> None:
     # One checker on 10; opponent holds the mover's 7 and 4 (their 18 and 21).
     # 6-3: 10/4 blocked, 10/7 blocked, so neither die can be played with the
-    # lone checker... except that 10/1 needs a stop on 7 or 4: both blocked.
-    # The second checker on 2 can use the 1?  No 1 here: it can move 2/off? No:
-    # not all home.  So nothing moves.
+    # lone checker, and 10/1 would need a stop on 7 or 4: both blocked.  The
+    # checkers on 2 cannot move 6 or 3 either (not all home, so no bearing off).
     position = pos({10: 1, 2: 14}, {18: 2, 21: 2, 1: 11})
     assert plays(position, 6, 3) == {""}
     assert position.legal_positions(6, 3) == frozenset()
@@ -47,9 +46,8 @@ def test_blocked_intermediate_point_stops_a_combined_move() -> None:
 
 def test_both_dice_must_be_played_when_possible() -> None:
     # Checker on 9 and 3; opponent holds mover's 4 (their 21).
-    # 5-1: 9/4 blocked; 9/8/3 plays both dice; 3/2 then 9/4 blocked...
-    # Plays using both: 9/3 (via 8), 9/8 3/off? no (not home). 3/2 + 9/4 no.
-    # 9/8 + 8/3 is the only way to use both dice.
+    # 5-1: 9/4 is blocked, 3/off is not allowed (not all home), so the only way
+    # to use both dice is 9/8 then 8/3, written 9/3.
     position = pos({9: 1, 3: 1, 1: 13}, {21: 2, 1: 13})
     assert plays(position, 5, 1) == {"9/3"}
 
@@ -114,9 +112,8 @@ def test_hitting_is_allowed_never_compulsory() -> None:
 
 
 def test_bearing_off_needs_every_checker_home() -> None:
-    # 14 home, one on 7: 6-1 can bring 7/1 and ... but never bear off with the
-    # 6 first.  After 7/6, the 6 may bear off: 7/6 6/off? no, 7/6 uses the 1,
-    # then the 6 bears off from 6: "7/6 6/off" -> written 7/off.
+    # 14 home, one on 7: nothing bears off before the 7 comes home.  With 6-1,
+    # 7/6 (the 1) then 6/off (the 6) is written 7/off.
     position = pos({7: 1, 6: 2, 5: 12}, {1: 15})
     result = plays(position, 6, 1)
     assert "7/off" in result

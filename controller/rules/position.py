@@ -254,6 +254,9 @@ class Position:
             after = self.result_of(play)
         except IllegalPlayError:
             return False
+        return self._leaves_legal(play, after)
+
+    def _leaves_legal(self, play: Play, after: "Position") -> bool:
         legal = self.legal_positions(*play.dice)
         if not legal:
             return play.is_dance
@@ -262,7 +265,7 @@ class Position:
     def play(self, play: Play) -> "Position":
         """The position after a legal ``play``; raises :class:`IllegalPlayError` otherwise."""
         after = self.result_of(play)  # precise errors for impossible single moves
-        if not self.is_legal(play):
+        if not self._leaves_legal(play, after):
             text = str(play) or "no move"
             raise IllegalPlayError(f"{text} is not a legal play of {play.dice[0]}-{play.dice[1]}")
         return after
