@@ -1,0 +1,672 @@
+"""The referee itself: a pure, immutable state machine.
+
+``Referee.new(settings)`` waits for the board to be set up; every input
+(:mod:`controller.referee.inputs`) gives the next referee and the events it
+announces (:mod:`controller.referee.events`).  Nothing here reads a clock,
+a file or a device, and equal inputs give equal referees, so the journal can
+keep the inputs and rebuild the referee after a crash by replaying them.
+
+The stages (``docs/referee.md`` draws them):
+
+``SETUP``
+    waiting for a stable board in the starting position; the seating it
+    shows says which colour sits where and moves which way.
+``OPENING``
+    waiting for one die from each player, each in their own right half.
+``ROLL``
+    waiting for the player on turn to throw, double or resign (a pending
+    double or resignation is the game's own phase).  In *players* mode the
+    opponent of a player whose play was illegal may call it until they throw.
+``PLAY``
+    the mover's dice are out; checkers may move through any states; the play
+    is final once the dice are picked up.
+``RESTORE``
+    an illegal play was called (strict mode, or a call upheld): waiting for
+    the position before the play, then for a legal play of the same dice.
+``OVER``
+    the match is over.
+
+The game's rules (cube, score, Crawford, results) are the game layer's
+(:class:`~controller.game.match.Match`,
+:class:`~controller.game.money.MoneySession`); this module decides what the
+camera and the buttons mean for them.
+"""
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any, Final, Literal
+
+from controller.game.events import (
+    Event,
+    Move,
+    OpeningRoll,
+    Roll,
+)
+from controller.game.game import Game, Phase
+from controller.game.match import Match, MatchRules
+from controller.game.money import MoneySession
+from controller.game.result import Ending, WinKind
+from controller.panel import PanelState
+from controller.records.record import MatchRecord, scores_before
+from controller.referee.board import (
+    LIGHT,
+    BoardReadError,
+    BoardReading,
+    colour_name,
+    position_of,
+    read_board,
+)
+from controller.referee.events import RefereeEvent
+from controller.referee.inputs import (
+    ButtonInput,
+    OperatorInput,
+    RefereeInput,
+    StableInput,
+    StatusInput,
+)
+from controller.referee.plays import PlayJudgement, is_bear_off_race, is_forced, judge_play
+from controller.referee.settings import RefereeSettings
+from controller.referee.throws import (
+    Unclear,
+    VoidThrow,
+    describe_die,
+    die_fault,
+    die_json,
+    judge_throw,
+    split_dice,
+    thrower_half,
+)
+from controller.rules.errors import RulesError
+from controller.rules.physical import Seating, SetUpError, recognise_start
+from controller.rules.player import Player
+from controller.rules.position import Position
+from vision.observation import Die, Observation
+
+Session = Match | MoneySession
+NUDGE: Final = 4.0
+"""A die found within this many die tolerances of where a die of the same
+value lay is that die pushed aside, not a fresh throw."""
+Colour = Literal["light", "dark"]
+
+
+class Stage(Enum):
+    """What the referee is waiting for (see the module docstring)."""
+
+    SETUP = "setup"
+    OPENING = "opening"
+    ROLL = "roll"
+    PLAY = "play"
+    RESTORE = "restore"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The record just before a play was recorded (the mover's dice out), to go back to."""
+
+    session: Session
+    divergences: tuple["Divergence", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallWindow:
+    """*Players* mode: an illegal play the opponent may still call."""
+
+    previous: Snapshot
+    """The record before the play, restored when the call is upheld."""
+    mover: Player
+    move: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """A game that left the rules' path (a play that stood, a position set by hand).
+
+    The record keeps the game's events up to that moment (``events``);
+    :mod:`controller.referee.record` closes it with the result it reached.
+    """
+
+    game: int
+    """Index of the game in the session (0 for the first)."""
+    events: tuple[Event, ...]
+    why: str
+
+
+def _new_session(settings: RefereeSettings) -> Session:
+    rules = settings.match_rules()
+    if isinstance(rules, MatchRules):
+        return Match.new(rules)
+    return MoneySession.new(rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Referee:
+    """The whole state of the referee; equal referees behave alike."""
+
+    settings: RefereeSettings
+    session: Session
+    stage: Stage = Stage.SETUP
+    seating: Seating | None = None
+    dice_down: tuple[Die, ...] = ()
+    """PLAY: the mover's dice as they lie on the board."""
+    ignored: tuple[Die, ...] = ()
+    """Dice of a void throw or a tied opening roll, waiting to be picked up."""
+    call: CallWindow | None = None
+    undo_point: Snapshot | None = None
+    """The session just before the last play was recorded (dice out), for the operator's undo."""
+    restored: bool = False
+    """RESTORE: the position before the play has been seen again."""
+    divergences: tuple[Divergence, ...] = ()
+    notes: tuple[str, ...] = ()
+    """Comments for the match record (score adjustments and the like)."""
+    last_warning: tuple[str, str] | None = None
+    """The last warning announced, so a board that stays wrong is not announced again."""
+    setup_differences: tuple[str, ...] = ()
+    beeps: int = 0
+    message: str = "SET UP BOARD"
+    condition: str = "stable"
+    games_started: int = 0
+
+    # -- construction -----------------------------------------------------
+
+    @classmethod
+    def new(cls, settings: RefereeSettings | None = None) -> "Referee":
+        """A referee waiting for the first set-up."""
+        settings = settings or RefereeSettings()
+        return cls(settings=settings, session=_new_session(settings))
+
+    # -- reading ----------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The game being played (or about to start)."""
+        return self.session.game
+
+    def seat(self, player: Player) -> Literal["bottom", "top"]:
+        """Where ``player`` sits; the bottom until a set-up has been seen."""
+        if self.seating is None or self.seating.bottom == player:
+            return "bottom"
+        return "top"
+
+    def expecting(self) -> str:
+        """A sentence for the players: what the referee waits for now."""
+        from controller.referee.display import expecting
+
+        return expecting(self)
+
+    def panel(self) -> PanelState:
+        """What the lights and the scoreboard show now."""
+        from controller.referee.display import panel
+
+        return panel(self)
+
+    def match_record(self) -> MatchRecord:
+        """The match so far as a record that ``format_mat`` writes."""
+        from controller.referee.record import match_record
+
+        return match_record(self)
+
+    # -- the step ---------------------------------------------------------
+
+    def step(self, inp: RefereeInput) -> tuple["Referee", tuple[RefereeEvent, ...]]:
+        """The referee after ``inp`` and what it announces; never raises on a well-formed input."""
+        out = _Out(inp.t)
+        match inp:
+            case StableInput(observation=observation):
+                state = self._observe(observation, out)
+            case StatusInput(condition=condition):
+                state = replace(self, condition=condition)
+            case ButtonInput():
+                from controller.referee.buttons import press
+
+                state = press(self, inp, out)
+            case OperatorInput():
+                from controller.referee.corrections import correct
+
+                state = correct(self, inp, out)
+            case _:
+                return self, ()
+        return state._announced(out), tuple(out.events)
+
+    def _announced(self, out: "_Out") -> "Referee":
+        """Remember the last warning (repeats are dropped) and count the beeps."""
+        last = self.last_warning
+        kept: list[RefereeEvent] = []
+        for event in out.events:
+            if event.event == "warning":
+                key = (str(event.data.get("reason")), str(event.data.get("detail")))
+                if key == last:
+                    continue
+                last = key
+            else:
+                last = None
+            kept.append(event)
+        out.events = kept
+        return replace(self, last_warning=last, beeps=self.beeps + out.beeps)
+
+    # -- observations -----------------------------------------------------
+
+    def _observe(self, observation: Observation, out: "_Out") -> "Referee":
+        state = self._forget_picked_up(observation)
+        seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
+        match state.stage:
+            case Stage.SETUP:
+                return state._setup(observation, seen, out)
+            case Stage.OPENING:
+                return state._opening(observation, seen, out)
+            case Stage.ROLL:
+                return state._check_cube(observation, out)._roll(observation, seen, out)
+            case Stage.PLAY:
+                return state._check_cube(observation, out)._play(observation, seen, out)
+            case Stage.RESTORE:
+                return state._restore(observation, seen, out)
+            case Stage.OVER:
+                return state
+        return state  # pragma: no cover
+
+    def _forget_picked_up(self, observation: Observation) -> "Referee":
+        """Ignored dice stop being ignored once every one of them has left the board."""
+        if not self.ignored:
+            return self
+        kept = split_dice(observation.dice, self.ignored, self.settings.die_tolerance)[0]
+        return self if kept else replace(self, ignored=())
+
+    def _reading(self, observation: Observation, out: "_Out") -> BoardReading | None:
+        try:
+            return read_board(observation)
+        except BoardReadError as exc:
+            out.warn("look", f"the checkers cannot be accounted for: {exc}")
+            return None
+
+    # SETUP ----------------------------------------------------------------
+
+    def _setup(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        try:
+            reading = read_board(observation)
+            seating = recognise_start(reading.board, LIGHT)[0]
+        except BoardReadError as exc:
+            differences: tuple[str, ...] = (str(exc),)
+            out.warn("setup", "set up the board: " + differences[0], differences=differences)
+            return replace(self, setup_differences=differences, message="SET UP BOARD")
+        except SetUpError as exc:
+            out.warn("setup", "set up the board: " + "; ".join(exc.differences),
+                     differences=exc.differences)
+            return replace(self, setup_differences=exc.differences, message="SET UP BOARD")
+        number = self.games_started + 1
+        out.emit("game_start", None, game=number, bottom=colour_name(seating.bottom),
+                 home=seating.home.value, cube=self.game.cube_value)
+        state = replace(self, stage=Stage.OPENING, seating=seating, setup_differences=(),
+                        games_started=number, message="OPENING ROLL", undo_point=None,
+                        call=None, dice_down=())
+        return state._opening(observation, seen, out)
+
+    # OPENING --------------------------------------------------------------
+
+    def _opening(self, observation: Observation, seen: tuple[Die, ...],
+                 out: "_Out") -> "Referee":
+        assert self.seating is not None
+        if len(seen) < 2:
+            return self
+        if len(seen) > 2:
+            out.warn("dice", f"{len(seen)} dice on the board: one die from each player expected")
+            return self
+        by_side: dict[str, list[Die]] = {"left": [], "right": []}
+        for die in seen:
+            fault = die_fault(die, None)
+            if fault is not None:
+                thrower = self._thrower_of_side(die.side)
+                return self._void(fault, thrower, seen, out)
+            assert die.side is not None
+            by_side[die.side].append(die)
+        if not by_side["left"] or not by_side["right"]:
+            side = "left" if by_side["left"] else "right"
+            thrower = self._thrower_of_side(side)
+            void = VoidThrow("wrong_half", seen[0],
+                             f"both dice are in the {side} half: each player throws one die "
+                             "into their own right-hand half")
+            return self._void(void, thrower.opponent if thrower else None, seen, out)
+        bottom_die, top_die = by_side["right"][0], by_side["left"][0]
+        if bottom_die.value is None or top_die.value is None:
+            out.warn("dice", "a die's pips cannot be read")
+            return self
+        bottom = self.seating.bottom
+        values = {bottom: bottom_die.value, bottom.opponent: top_die.value}
+        light, dark = values[LIGHT], values[LIGHT.opponent]
+        session = self.session.apply(OpeningRoll((light, dark)))
+        if light == dark:
+            out.emit("opening_roll", None, dice={"light": light, "dark": dark}, tie=True,
+                     cube=session.game.cube_value)
+            return replace(self, session=session, ignored=seen, message="TIE: AGAIN")
+        starter = LIGHT if light > dark else LIGHT.opponent
+        out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
+                 tie=False)
+        return replace(self, session=session, stage=Stage.PLAY, dice_down=seen,
+                       message=_play_message(session.game))
+
+    def _thrower_of_side(self, side: str | None) -> Player | None:
+        """The player who throws into that image half (None off the field)."""
+        if side is None or self.seating is None:
+            return None
+        return self.seating.bottom if side == "right" else self.seating.top
+
+    def _void(self, fault: VoidThrow, thrower: Player | None, dice: tuple[Die, ...],
+              out: "_Out", reason: str | None = None) -> "Referee":
+        out.emit("reroll", None if thrower is None else colour_name(thrower),
+                 reason=reason or fault.reason, die=die_json(fault.die), detail=fault.detail)
+        out.beeps += 1
+        return replace(self, ignored=(*self.ignored, *dice), message="ROLL AGAIN")
+
+    # ROLL -----------------------------------------------------------------
+
+    def _roll(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        game = self.game
+        state = self
+        if not seen:
+            return state._check_board(observation, out)
+        if game.phase is Phase.DOUBLED or game.resignation is not None:
+            out.warn("dice", "dice thrown before the double or resignation was answered")
+            return state
+        if game.phase is not Phase.ROLL:
+            return state
+        return state._throw(game.turn, seen, out)
+
+    def _throw(self, player: Player, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        """Judge a throw by the player on turn; a valid one starts their play."""
+        if len(seen) == 1:
+            out.warn("dice", f"only one die seen ({describe_die(seen[0])}): is the other "
+                             "off the board or hidden?")
+            return self
+        verdict = judge_throw(seen, thrower_half(self.seat(player)))
+        if isinstance(verdict, Unclear):
+            out.warn("dice", verdict.detail)
+            return self
+        if isinstance(verdict, VoidThrow):
+            return self._void(verdict, player, seen, out)
+        state = self
+        if state.call is not None:
+            out.emit("play_stands", colour_name(state.call.mover), move=state.call.move)
+            state = replace(state, call=None)
+        try:
+            session = state.session.apply(Roll(player, verdict))
+        except RulesError as exc:  # pragma: no cover - the stage guarantees the phase
+            out.warn("dice", f"throw not accepted: {exc}")
+            return state
+        out.emit("roll", colour_name(player), dice=list(verdict))
+        return replace(state, session=session, stage=Stage.PLAY, dice_down=seen,
+                       message=_play_message(session.game))
+
+    def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
+        """Between plays the checkers should stay put: a change is worth a look."""
+        if self.seating is None or self.call is not None:
+            return self
+        try:
+            board = position_of(read_board(observation), self.seating, self.game.turn)
+        except BoardReadError:
+            return self
+        if board.key != self.game.position.key:
+            out.warn("moved", "the checkers are not where the last play left them")
+        return self
+
+    def _check_cube(self, observation: Observation, out: "_Out") -> "Referee":
+        """The cube on the board should be where the record says it is."""
+        cube, game = observation.cube, self.game
+        if cube is None or not game.rules.cube or game.phase is Phase.DOUBLED \
+                or self.seating is None:
+            return self
+        owner = game.cube_owner
+        where = "centre" if owner is None else self.seat(owner)
+        problems = []
+        if cube.position != where:
+            holder = "in the centre" if owner is None else \
+                f"on {colour_name(owner)}'s side ({where})"
+            problems.append(f"the cube is at the {cube.position}, the record has it {holder}")
+        shown = 64 if game.cube_value == 1 and owner is None else game.cube_value
+        if cube.value is not None and cube.value not in (shown, 1 if shown == 64 else shown):
+            problems.append(f"the cube shows {cube.value}, the record has {game.cube_value}")
+        if problems:
+            out.warn("cube", "; ".join(problems))
+        return self
+
+    # PLAY -----------------------------------------------------------------
+
+    def _play(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        kept, fresh = split_dice(seen, self.dice_down, self.settings.die_tolerance)
+        gone = split_dice(self.dice_down, kept, 0.0)[1]
+        nudged = split_dice(fresh, gone, NUDGE * self.settings.die_tolerance)[0]
+        if fresh and len(nudged) == len(fresh):
+            # A die pushed aside by a hand or a checker is the same die in a new place.
+            return replace(self, dice_down=(*kept, *fresh))
+        if not fresh:
+            if kept:
+                return replace(self, dice_down=kept)
+            return self._final(observation, (), out)
+        mover = self.game.turn
+        if kept and not self._early_allowed(observation):
+            out.emit("reroll", colour_name(mover.opponent), reason="early",
+                     die=die_json(fresh[0]),
+                     detail=f"{colour_name(mover)} has not picked up the dice yet")
+            out.beeps += 1
+            return replace(self, ignored=(*self.ignored, *fresh), message="ROLL AGAIN")
+        return self._final(observation, fresh, out)
+
+    def _early_allowed(self, observation: Observation) -> bool:
+        """Etiquette 4's exceptions: the mover's play was forced, or a bear-off race."""
+        game = self.game
+        assert game.dice is not None and self.seating is not None
+        if is_forced(game.position, game.dice):
+            return True
+        try:
+            after = position_of(read_board(observation), self.seating, game.turn.opponent)
+        except BoardReadError:
+            return False
+        return is_bear_off_race(after)
+
+    def _final(self, observation: Observation, fresh: tuple[Die, ...],
+               out: "_Out") -> "Referee":
+        """The dice are up: judge the play, then take any fresh throw of the opponent."""
+        reading = self._reading(observation, out)
+        state = replace(self, dice_down=())
+        if reading is None:
+            return state
+        game = self.game
+        assert game.dice is not None and self.seating is not None
+        judgement = judge_play(game.position, reading, self.seating, game.dice)
+        if judgement.kind == "unclear":
+            out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
+                     move=judgement.move)
+            return state
+        if judgement.kind == "legal":
+            state = state._record_play(judgement, out)
+        elif self.settings.mode == "strict":
+            state = state._call_now(judgement, out)
+        else:
+            state = state._open_call(judgement, out)
+        if fresh and state.stage is Stage.ROLL:
+            return state._throw(state.game.turn, fresh, out)
+        if fresh:
+            out.warn("dice", "the position must be put right before the next throw")
+            return replace(state, ignored=(*state.ignored, *fresh))
+        return state
+
+    def _record_play(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
+        game = self.game
+        mover = game.turn
+        assert judgement.play is not None and game.dice is not None
+        session = self.session.apply(Move(mover, judgement.play))
+        out.emit("play", colour_name(mover), move=judgement.move, legal=True,
+                 dice=list(game.dice), position_id=_position_id(judgement))
+        state = replace(self, session=session, stage=Stage.ROLL,
+                        undo_point=Snapshot(self.session, self.divergences),
+                        restored=False, message="")
+        return state._after_result(len(self.session.games), out)
+
+    def _call_now(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
+        mover = self.game.turn
+        assert self.game.dice is not None
+        out.emit("play", colour_name(mover), move=judgement.move, legal=False,
+                 dice=list(self.game.dice), position_id=_position_id(judgement))
+        out.emit("illegal_play", colour_name(mover), reason="; ".join(judgement.reasons),
+                 reasons=list(judgement.reasons), legal_plays=list(judgement.closest),
+                 mode="strict")
+        out.beeps += 1
+        return replace(self, stage=Stage.RESTORE, restored=False, message="ILLEGAL")
+
+    def _open_call(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
+        game = self.game
+        mover = game.turn
+        assert judgement.after is not None and game.dice is not None
+        out.emit("play", colour_name(mover), move=judgement.move, legal=False,
+                 dice=list(game.dice), position_id=_position_id(judgement))
+        snapshot = Snapshot(self.session, self.divergences)
+        window = CallWindow(snapshot, mover, judgement.move, judgement.reasons)
+        state = self._diverge(judgement.after.with_turn(mover.opponent),
+                              f"{colour_name(mover)}'s illegal play {judgement.move} stood")
+        state = replace(state, call=window, undo_point=snapshot, stage=Stage.ROLL,
+                        message="CALL?")
+        return state._after_result(len(self.session.games), out)
+
+    def _diverge(self, position: Position, why: str) -> "Referee":
+        """Go on from a position the rules' path does not reach."""
+        game = self.game
+        fresh = Game.at(position, game.rules, cube_value=game.cube_value,
+                        cube_owner=game.cube_owner)
+        fresh = replace(fresh, cube_turned=game.cube_turned,
+                        automatic_doubles=game.automatic_doubles)
+        index = len(self.session.games)
+        divergences = self.divergences
+        if not any(d.game == index for d in divergences):
+            divergences = (*divergences, Divergence(index, game.events, why))
+        if position.winner() is not None:
+            fresh = _finished(fresh, position)
+        session = replace(self.session, game=fresh)
+        if fresh.result is not None:
+            session = _score(self.session, fresh)
+        return replace(self, session=session, divergences=divergences)
+
+    def _after_result(self, games_before: int, out: "_Out") -> "Referee":
+        """Announce a game that has just finished (and the match) and wait for the next set-up."""
+        if len(self.session.games) > games_before:
+            return self._announce_end(self.session.games[-1], out)
+        return self
+
+    def _announce_end(self, finished: Game, out: "_Out") -> "Referee":
+        result = finished.result
+        assert result is not None
+        ending = {Ending.PASSED: "pass", Ending.RESIGNED: "resign"}.get(
+            result.ending, result.kind.name.lower())
+        score = scores_before(self.session)
+        out.emit("game_over", colour_name(result.winner), winner=colour_name(result.winner),
+                 points=result.points, result=ending,
+                 score={"light": score[LIGHT], "dark": score[LIGHT.opponent]})
+        if isinstance(self.session, Match) and self.session.is_over:
+            winner = self.session.winner
+            assert winner is not None
+            out.emit("match_over", colour_name(winner), winner=colour_name(winner),
+                     score={"light": score[LIGHT], "dark": score[LIGHT.opponent]})
+            return replace(self, stage=Stage.OVER, call=None, undo_point=None,
+                           message="MATCH OVER", dice_down=())
+        return replace(self, stage=Stage.SETUP, call=None, undo_point=None,
+                       message="GAME OVER", dice_down=())
+
+    # RESTORE --------------------------------------------------------------
+
+    def _restore(self, observation: Observation, seen: tuple[Die, ...],
+                 out: "_Out") -> "Referee":
+        game = self.game
+        assert self.seating is not None and game.dice is not None
+        try:
+            reading = read_board(observation)
+            board = position_of(reading, self.seating, game.turn.opponent)
+        except BoardReadError:
+            return self
+        state = self
+        if seen:
+            out.warn("dice", "the position must be put right before the next throw")
+            state = replace(state, ignored=(*state.ignored, *seen))
+        if board.key == game.position.key and not state.restored:
+            out.emit("position_restored", colour_name(game.turn),
+                     position_id=game.position.position_id())
+            state = replace(state, restored=True, message="PLAY AGAIN")
+            if game.position.legal_positions(*game.dice):
+                return state
+        judgement = judge_play(game.position, reading, self.seating, game.dice)
+        if judgement.kind == "legal":
+            return state._record_play(judgement, out)
+        return state
+
+
+# -- helpers ------------------------------------------------------------------
+
+
+class _Out:
+    """The events of one step, in order, and the beeps they cost."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+        self.events: list[RefereeEvent] = []
+        self.beeps = 0
+
+    def emit(self, event: str, player: str | None, **data: Any) -> None:
+        self.events.append(RefereeEvent(self.t, event, player, data))  # type: ignore[arg-type]
+
+    def warn(self, reason: str, detail: str, **data: Any) -> None:
+        self.emit("warning", None, reason=reason, detail=detail, **data)
+
+
+def _play_message(game: Game) -> str:
+    if game.dice is None:
+        return ""
+    return f"{colour_name(game.turn).upper()} {game.dice[0]}-{game.dice[1]}"
+
+
+def _position_id(judgement: PlayJudgement) -> str | None:
+    return None if judgement.after is None else judgement.after.position_id()
+
+
+def _finished(game: Game, position: Position) -> Game:
+    """A diverged game that ends at once: its winner bore off the last checker."""
+    from controller.game.result import GameResult
+
+    winner = position.winner()
+    assert winner is not None
+    loser = winner.opponent
+    kind = WinKind.SINGLE
+    if position.off(loser) == 0:
+        row = position.layout(loser)
+        kind = WinKind.BACKGAMMON if row[25] + sum(row[19:25]) else WinKind.GAMMON
+    multiplier = int(kind)
+    if kind is WinKind.BACKGAMMON:
+        multiplier = game.rules.backgammon_multiplier
+    if game.rules.jacoby and not game.cube_turned:
+        multiplier = 1
+    points = game.cube_value * multiplier
+    result = GameResult(winner, kind, Ending.BORNE_OFF, game.cube_value, points)
+    return replace(game, phase=Phase.OVER, result=result)
+
+
+def _score(session: Session, finished: Game) -> Session:
+    """Score a game finished outside :meth:`Game.apply` and start the next, as the session does."""
+    result = finished.result
+    assert result is not None
+    if isinstance(session, MoneySession):
+        totals = list(session.totals)
+        amount = result.points * session.rules.stake
+        totals[result.winner] += amount
+        totals[result.winner.opponent] -= amount
+        return replace(session, game=Game.new(session.rules.game), games=(*session.games, finished),
+                       totals=(totals[0], totals[1]))
+    score = list(session.score)
+    score[result.winner] += result.points
+    new_score = (score[0], score[1])
+    crawford_done = session.crawford_done or session.crawford_game
+    crawford_next = False
+    length = session.rules.length
+    if session.rules.crawford and not crawford_done and all(s < length for s in new_score):
+        crawford_next = max(new_score) == length - 1 and max(session.score) < length - 1
+    ended = replace(session, game=finished, score=new_score, games=(*session.games, finished),
+                    crawford_game=False, crawford_done=crawford_done)
+    if ended.is_over:
+        return ended
+    rules = Match._game_rules(session.rules, crawford=crawford_next)
+    return replace(ended, game=Game.new(rules), crawford_game=crawford_next)

@@ -1,0 +1,119 @@
+"""Judging a finished play: legal, an illegal play to call, or something to look at.
+
+The rules engine (:func:`controller.rules.judge`) says whether the board
+after is a legal result of the roll and, when not, why.  The referee adds
+one judgement of its own (etiquette 5, "a false call is worse than a missed
+one"): an illegal board is called only when it is a *plausible mistake*
+with the checkers, a play a person could have made.  Checkers appearing or
+vanishing, the opponent's checkers moving, a board no sequence of moves
+explains, or a tray out of view that cannot tell a borne-off checker from a
+hidden one, are warnings to look.
+"""
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from controller.referee.board import BoardReadError, BoardReading, position_of
+from controller.rules import layout as lay
+from controller.rules.faults import FaultKind
+from controller.rules.judge import judge
+from controller.rules.move import Play
+from controller.rules.physical import Seating
+from controller.rules.player import Player
+from controller.rules.position import Position
+
+UNCLEAR_KINDS: Final = frozenset({FaultKind.COUNT, FaultKind.NOT_MOVERS_CHECKER,
+                                  FaultKind.OPPONENT_CHANGED, FaultKind.UNREACHABLE})
+"""Faults that say more about the reading than about the player."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayJudgement:
+    """What the referee makes of the board after a play."""
+
+    kind: Literal["legal", "illegal", "unclear"]
+    after: Position | None
+    """The board as a position with the opponent on roll (None when unreadable)."""
+    move: str
+    """gnubg notation of the legal play, or of the change the board shows."""
+    reasons: tuple[str, ...] = ()
+    """Why it is illegal, or why the referee cannot judge it."""
+    closest: tuple[str, ...] = ()
+    """For an illegal play: the nearest legal plays, in notation."""
+    play: Play | None = None
+
+
+def judge_play(before: Position, reading: BoardReading, seating: Seating,
+               dice: tuple[int, int]) -> PlayJudgement:
+    """Judge ``before`` (mover on roll) against the board read after the dice were picked up."""
+    mover = before.turn
+    try:
+        after = position_of(reading, seating, mover.opponent)
+    except BoardReadError as exc:
+        return PlayJudgement("unclear", None, "", (str(exc),))
+    verdict = judge(before, after, *dice)
+    if not reading.off_seen and after.off(mover.opponent) != before.off(mover.opponent):
+        return PlayJudgement("unclear", after, describe_change(before, after),
+                             ("the opponent's checkers do not all show and no tray is in view",))
+    if verdict.legal:
+        assert verdict.play is not None
+        return PlayJudgement("legal", after, str(verdict.play), play=verdict.play)
+    move = describe_change(before, after)
+    if not reading.off_seen and after.off(mover) != before.off(mover):
+        return PlayJudgement("unclear", after, move,
+                             ("checkers are missing from the board and no tray is in view: "
+                              "borne off or hidden?",))
+    if any(kind in UNCLEAR_KINDS for kind in verdict.kinds):
+        return PlayJudgement("unclear", after, move, verdict.reasons)
+    return PlayJudgement("illegal", after, move, verdict.reasons,
+                         tuple(str(p) or "no move" for p in verdict.closest))
+
+
+def describe_change(before: Position, after: Position) -> str:
+    """The mover's change as move notation: what the board shows, not a legal play.
+
+    Checkers leaving places are paired with checkers arriving, farthest with
+    farthest (``13/7 8/2``); ``*`` marks a point where an opposing checker
+    went to the bar.  An illegal play has no legal path to show, and players
+    recognise their own play best in the notation they know.
+    """
+    mover = before.turn
+    old, new = before.layout(mover), after.layout(mover)
+    theirs_old, theirs_new = before.layout(mover.opponent), after.layout(mover.opponent)
+    sources: list[int] = []
+    targets: list[int] = []
+    for place in range(lay.PLACES):
+        change = new[place] - old[place]
+        if change < 0:
+            sources += [place] * -change
+        elif change > 0:
+            targets += [place] * change
+    sources.sort(reverse=True)
+    targets.sort(reverse=True)
+    hit = {25 - p for p in range(1, 25) if theirs_old[p] > theirs_new[p]} if \
+        theirs_new[lay.BAR] > theirs_old[lay.BAR] else set()
+    parts = []
+    for source, target in zip(sources, targets, strict=False):
+        star = "*" if target in hit else ""
+        parts.append(f"{_name(source)}/{_name(target)}{star}")
+    return " ".join(parts)
+
+
+def _name(place: int) -> str:
+    if place == lay.BAR:
+        return "bar"
+    if place == lay.OFF:
+        return "off"
+    return str(place)
+
+
+def is_forced(position: Position, dice: tuple[int, int]) -> bool:
+    """True when the roll leaves the mover no choice (etiquette 4's exception)."""
+    return len(position.legal_positions(*dice)) <= 1
+
+
+def is_bear_off_race(position: Position) -> bool:
+    """Both players bearing off with contact broken (etiquette 4's exception)."""
+    if position.is_contact():
+        return False
+    return all(sum(position.layout(p)[7:26]) == 0 for p in Player)

@@ -1,0 +1,325 @@
+"""Observation streams for the referee's tests, built from positions and dice.
+
+The camera reports physical points; the tests think in the rules' positions.
+:func:`observe` draws a position (light is player 0) as the camera would see
+it at a table seated as given, with dice and a cube where the test puts
+them.  :class:`Script` strings inputs together with rising times, and the
+turn helpers (:meth:`Script.throw`, :meth:`Script.play`) produce the states
+a real turn passes through: the dice landing, checkers moved one at a time,
+the dice picked up.  :func:`frames` turns a script's stable states into a
+raw frame stream with flicker, hands over the board and lifted checkers,
+for the real stabiliser (:class:`vision.stabiliser.Stabiliser`) to settle.
+
+Image geometry: a 1000 x 700 image, the field from x = 60 to 940, the bar
+at x = 500; the right half is x > 500.
+"""
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from controller.game.events import (
+    AcceptResignation,
+    DeclineResignation,
+    Double,
+    Event,
+    Move,
+    OpeningRoll,
+    Pass,
+    Resign,
+    Roll,
+    Take,
+)
+from controller.game.match import Match
+from controller.referee.events import RefereeEvent
+from controller.referee.inputs import (
+    ButtonInput,
+    OperatorInput,
+    RefereeInput,
+    StableInput,
+    StatusInput,
+)
+from controller.referee.machine import Referee
+from controller.rules.move import Play
+from controller.rules.physical import Seating, Side, to_physical
+from controller.rules.player import Player
+from controller.rules.position import Position
+from vision.observation import Counts, Cube, Die, Observation
+from vision.stabiliser import Stabiliser, StabiliserConfig, StableState, StatusChange
+
+LIGHT = Player.ZERO
+DARK = Player.ONE
+SEATINGS = Seating.every()
+"""All four seatings: light or dark at the bottom, home boards right or left."""
+
+Half = Literal["left", "right"]
+_SPOTS = ((640.0, 300.0), (760.0, 400.0), (700.0, 200.0), (820.0, 280.0))
+"""Where dice come to rest in the right half; the left half mirrors them."""
+
+
+def colour(player: Player) -> Literal["light", "dark"]:
+    """The colour a player's checkers have in these streams."""
+    return "light" if player == LIGHT else "dark"
+
+
+def half_of(seating: Seating, player: Player) -> Half:
+    """The half ``player`` throws into: their own right hand."""
+    return "right" if seating.bottom == player else "left"
+
+
+def die(value: int | None, half: Half | None, spot: int = 0, *, flat: bool = True,
+        on_checker: bool = False) -> Die:
+    """One die resting at a fixed spot of a half (``half`` None: off the field)."""
+    x, y = _SPOTS[spot % len(_SPOTS)]
+    if half == "left":
+        x = 1000.0 - x
+    if half is None:
+        x, y = 980.0, 690.0
+    return Die(value, (x, y), flat, on_checker, half)
+
+
+def throw(values: Sequence[int], half: Half, first_spot: int = 0) -> tuple[Die, ...]:
+    """Dice thrown well into ``half``."""
+    return tuple(die(v, half, first_spot + i) for i, v in enumerate(values))
+
+
+def cube_at(seating: Seating, owner: Player | None, value: int = 64) -> Cube:
+    """The cube where the record says it is: centre, or on its owner's side."""
+    if owner is None:
+        return Cube(value, (500.0, 350.0), "centre")
+    seat = "bottom" if seating.bottom == owner else "top"
+    return Cube(value, (500.0, 640.0 if seat == "bottom" else 60.0), seat)
+
+
+def observe(position: Position, seating: Seating, dice: Iterable[Die] = (), *,
+            cube: Cube | None = None, tray: bool = True, t: float | None = None) -> Observation:
+    """The camera's view of ``position`` (light is player 0) with these dice and cube."""
+    board = to_physical(position, seating, LIGHT)
+    return Observation(
+        board_found=True,
+        points=tuple(Counts(c.light, c.dark) for c in board.points),
+        bar=Counts(board.bar.light, board.bar.dark),
+        off=Counts(board.off.light, board.off.dark) if tray else None,
+        dice=tuple(dice),
+        cube=cube,
+        t=t,
+    )
+
+
+def partial_positions(position: Position, play: Play) -> list[Position]:
+    """The boards a play passes through, one checker moved at a time (the last is the result)."""
+    out = []
+    for count in range(1, len(play.moves) + 1):
+        out.append(position.result_of(Play(play.moves[:count], play.dice)))
+    return out
+
+
+@dataclass
+class Script:
+    """Referee inputs with times 0.5 s apart, built turn by turn."""
+
+    seating: Seating
+    t: float = 0.0
+    step: float = 0.5
+    tray: bool = True
+    inputs: list[RefereeInput] = field(default_factory=list)
+
+    def _next(self) -> float:
+        self.t = round(self.t + self.step, 3)
+        return self.t
+
+    def stable(self, position: Position, dice: Iterable[Die] = (), *,
+               cube: Cube | None = None) -> "Script":
+        """A stable state of the board."""
+        t = self._next()
+        self.inputs.append(StableInput(t, observe(position, self.seating, dice, cube=cube,
+                                                  tray=self.tray, t=t)))
+        return self
+
+    def observation(self, observation: Observation) -> "Script":
+        """A stable state given as an observation (for hand-made oddities)."""
+        t = self._next()
+        self.inputs.append(StableInput(t, replace(observation, t=t)))
+        return self
+
+    def status(self, condition: Literal["stable", "settling", "occluded", "no_board"]
+               ) -> "Script":
+        self.inputs.append(StatusInput(self._next(), condition))
+        return self
+
+    def press(self, button: str, player: Player, level: str | None = None) -> "Script":
+        """A button press by ``player``."""
+        self.inputs.append(ButtonInput(self._next(), button, colour(player), level))  # type: ignore[arg-type]
+        return self
+
+    def operator(self, action: str, **args: object) -> "Script":
+        self.inputs.append(OperatorInput(self._next(), action, args))  # type: ignore[arg-type]
+        return self
+
+    # -- whole steps of a game ----------------------------------------------
+
+    def setup(self) -> "Script":
+        """The starting position, no dice."""
+        return self.stable(Position.initial())
+
+    def opening(self, light: int, dark: int) -> tuple[Die, ...]:
+        """Each player throws one die into their own right half; returns the dice."""
+        bottom, top = self.seating.bottom, self.seating.top
+        values = {LIGHT: light, DARK: dark}
+        dice = (die(values[bottom], "right", 0), die(values[top], "left", 1))
+        self.stable(Position.initial(), dice)
+        return dice
+
+    def throw(self, position: Position, player: Player, values: Sequence[int],
+              spot: int = 0) -> tuple[Die, ...]:
+        """``player`` throws two dice well into their half; returns the dice."""
+        dice = throw(values, half_of(self.seating, player), spot)
+        self.stable(position, dice)
+        return dice
+
+    def play(self, position: Position, play: Play, dice: tuple[Die, ...], *,
+             steps: bool = True, pick_up: bool = True) -> Position:
+        """Checkers moved one at a time with the dice down, then the dice picked up."""
+        after = position.result_of(play)
+        boards = partial_positions(position, play) if steps else [after]
+        for board in boards:
+            self.stable(board, dice)
+        if pick_up:
+            self.stable(after)
+        return after
+
+    def move_to(self, before: Position, after: Position, dice: tuple[Die, ...], *,
+                pick_up: bool = True) -> None:
+        """Any board (legal or not) shown after the dice, then the dice picked up."""
+        del before
+        self.stable(after, dice)
+        if pick_up:
+            self.stable(after)
+
+
+def run(referee: Referee, inputs: Iterable[RefereeInput]
+        ) -> tuple[Referee, list[RefereeEvent]]:
+    """Feed inputs; the final referee and every event announced."""
+    events: list[RefereeEvent] = []
+    for inp in inputs:
+        referee, out = referee.step(inp)
+        events.extend(out)
+    return referee, events
+
+
+def names(events: Iterable[RefereeEvent]) -> list[str]:
+    """The event names, in order (warnings with their reason)."""
+    return [f"warning:{e.data['reason']}" if e.event == "warning" else e.event for e in events]
+
+
+def script_match(match: Match, seating: Seating, *, seed: int = 0,
+                 spots: bool = True) -> Script:
+    """A stream of stable states and button presses that plays ``match``'s games again.
+
+    Each game is set up, opened, thrown, played checker by checker and ended
+    exactly as the match's events say; between games the board is set up
+    again.  ``seed`` varies where dice land (always well inside the half).
+    """
+    rng = random.Random(seed)
+    script = Script(seating)
+    games = [*match.games]
+    if match.game not in games and match.game.events:
+        games.append(match.game)
+    for game in games:
+        script.setup()
+        _script_game(script, game.events, rng if spots else None)
+    return script
+
+
+def _script_game(script: Script, events: Sequence[Event], rng: random.Random | None) -> None:
+    position = Position.initial()
+    dice: tuple[Die, ...] = ()
+    for event in events:
+        spot = 0 if rng is None else rng.randrange(len(_SPOTS) - 1)
+        match event:
+            case OpeningRoll(dice=(light, dark)):
+                if dice:
+                    script.stable(position)  # the tied dice picked up
+                dice = script.opening(light, dark)
+                if light != dark:
+                    starter = LIGHT if light > dark else DARK
+                    position = position.with_turn(starter)
+            case Roll(player=player, dice=values):
+                position = position.with_turn(player)
+                dice = script.throw(position, player, values, spot)
+            case Move(play=play):
+                position = script.play(position, play, dice)
+                dice = ()
+            case Double(player=p):
+                script.press("double", p)
+            case Take(player=p):
+                script.press("take", p)
+            case Pass(player=p):
+                script.press("pass", p)
+            case Resign(player=p, level=level):
+                script.press("resign", p, level.name.lower())
+            case AcceptResignation(player=p):
+                script.press("accept", p)
+            case DeclineResignation(player=p):
+                script.press("reject", p)
+
+
+# -- raw frames for the stabiliser ---------------------------------------------
+
+
+def frames(script: Script, *, fps: float = 10.0, hold: float = 0.6, seed: int = 0,
+           flicker: float = 0.05, hands: float = 0.3) -> Iterator[Observation]:
+    """A raw frame stream showing each of the script's stable states for ``hold`` seconds.
+
+    Between states a hand passes over the board (occluded frames) with
+    probability ``hands``; within a state single frames flicker (a checker
+    read on the wrong point, a die missed) with probability ``flicker``.
+    Button presses and operator inputs are left out: merge them by time.
+    """
+    rng = random.Random(seed)
+    t = 0.0
+    dt = 1.0 / fps
+    for inp in script.inputs:
+        if not isinstance(inp, StableInput):
+            continue
+        if rng.random() < hands:
+            for _ in range(rng.randint(1, 4)):
+                t += dt
+                yield Observation(board_found=True, occluded=True, t=round(t, 3))
+        count = max(1, round(hold * fps))
+        for _ in range(count):
+            t += dt
+            frame = replace(inp.observation, t=round(t, 3))
+            if rng.random() < flicker:
+                frame = _flickered(frame, rng)
+            yield frame
+
+
+def _flickered(frame: Observation, rng: random.Random) -> Observation:
+    if frame.dice and rng.random() < 0.5:
+        return replace(frame, dice=frame.dice[1:])
+    points = list(frame.points)
+    filled = [i for i, c in enumerate(points) if c.light or c.dark]
+    index = rng.choice(filled)
+    c = points[index]
+    points[index] = Counts(max(c.light - 1, 0), max(c.dark - 1, 0))
+    return replace(frame, points=tuple(points))
+
+
+def stabilised(observations: Iterable[Observation],
+               config: StabiliserConfig | None = None) -> Iterator[RefereeInput]:
+    """The stabiliser's reports on a raw stream, as referee inputs."""
+    stabiliser = Stabiliser(config or StabiliserConfig())
+    for observation in observations:
+        for report in stabiliser.push(observation):
+            if isinstance(report, StableState):
+                assert report.observation.t is not None
+                yield StableInput(report.observation.t, report.observation)
+            elif isinstance(report, StatusChange):
+                yield StatusInput(report.since if observation.t is None else observation.t,
+                                  report.condition)
+
+
+__all__ = ["DARK", "LIGHT", "SEATINGS", "Script", "Side", "cube_at", "die", "frames",
+           "half_of", "names", "observe", "run", "script_match", "stabilised", "throw"]
