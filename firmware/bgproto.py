@@ -84,7 +84,8 @@ def cobs_encode(data: "bytes | bytearray") -> bytes:
     out = bytearray(b"\x00")
     code_at = 0
     code = 1
-    for byte in data:
+    last = len(data) - 1
+    for index, byte in enumerate(data):
         if byte == 0:
             out[code_at] = code
             code_at = len(out)
@@ -93,7 +94,9 @@ def cobs_encode(data: "bytes | bytearray") -> bytes:
             continue
         out.append(byte)
         code += 1
-        if code == 0xFF:
+        if code == 0xFF and index < last:
+            # a full block: the next starts without an implied zero, and only
+            # if more data follows (so 254 bytes encode as FF + 254 bytes)
             out[code_at] = code
             code_at = len(out)
             out.append(0)

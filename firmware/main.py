@@ -32,6 +32,7 @@ SPI_BAUD = 1000000
 REINIT_MS = 10000
 """How often the display chips are set up again (see Max7219.init)."""
 
+RETIRED_SESSIONS = 8
 BOOT_TEXT = "HELLO"
 NO_LINK = "NO LINK"
 
@@ -53,6 +54,8 @@ class Firmware:
         self.text = ""
         self.session = 0
         """The host's session, from its hello; 0 until one arrives."""
+        self.retired: list[int] = []
+        """Sessions that have ended, newest last (at most RETIRED_SESSIONS)."""
         self.last_seq = 0
         self.host_version = bgproto.VERSION
         self.started = clock.now()
@@ -88,14 +91,27 @@ class Firmware:
 
     def _hello(self, frame: "Frame", now: int) -> None:
         version, session = bgproto.decode_hello(frame.payload)
+        if session == 0 or session in self.retired:
+            # A replayed hello of a session that has ended: re-entering it
+            # would let its old states count as new again.  A host that really
+            # picked the number anew gets no answer and picks another.
+            self.rejected += 1
+            return
         self.last_heard = now
         self.host_version = version
-        if version == bgproto.VERSION and session != self.session:
+        if version != bgproto.VERSION:
+            self._retire()
+        elif session != self.session:
+            self._retire()
             self.session = session
             self.last_seq = frame.seq
-        elif version != bgproto.VERSION:
-            self.session = 0
         self._send(bgproto.HELLO, frame.seq, bgproto.encode_hello(bgproto.VERSION, session))
+
+    def _retire(self) -> None:
+        if self.session:
+            self.retired.append(self.session)
+            del self.retired[:-RETIRED_SESSIONS]
+        self.session = 0
 
     def _update(self, frame: "Frame", now: int) -> None:
         if self.session == 0:

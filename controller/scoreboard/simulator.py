@@ -115,6 +115,14 @@ class SimulatedBoard:
             return "" if self.firmware is None or self.firmware.shown is None else \
                 self.firmware.shown
 
+    def snapshot(self) -> tuple[list[str], str]:
+        """The drawn digits and the firmware's text, taken between two steps
+        (never halfway through the eight writes of one update)."""
+        with self._lock:
+            text = "" if self.firmware is None or self.firmware.shown is None else \
+                self.firmware.shown
+            return self.chain.art(), text
+
     def start(self) -> None:
         if self._thread is None:
             self._stop.clear()

@@ -1,0 +1,164 @@
+"""The firmware's behaviour (firmware/main.py) under CPython, with a clock the
+test moves: no sleeps."""
+
+from firmware import bgproto
+from firmware.bgproto import Board, encode_frame, encode_hello, encode_state
+from firmware.main import REINIT_MS, Firmware
+from tests.scoreboard_fakes import FakeClock, FirmwarePort, PageDisplay
+
+SCORE_3_5 = Board(match_length=7, score_light=3, score_dark=5, turn=bgproto.LIGHT)
+PAGE_3_5 = "L.  3d  5P 7 -  1"
+SCORE_4_5 = Board(match_length=7, score_light=4, score_dark=5, turn=bgproto.DARK)
+PAGE_4_5 = "L  4d.  5P 7 -  1"
+
+
+def rig() -> tuple[Firmware, FirmwarePort, PageDisplay, FakeClock]:
+    clock = FakeClock()
+    port = FirmwarePort()
+    display = PageDisplay()
+    return Firmware(port, display, clock), port, display, clock
+
+
+def at(firmware: Firmware, clock: FakeClock, t: int) -> str:
+    """Step the firmware at ``t`` ms after the rig started; the page on show."""
+    clock.t = firmware.started + t
+    firmware.step()
+    return firmware.display.shown[-1]  # type: ignore[attr-defined, no-any-return]
+
+
+def hello(port: FirmwarePort, seq: int, session: int, version: int = bgproto.VERSION) -> None:
+    port.inbox += encode_frame(bgproto.HELLO, seq, encode_hello(version, session))
+
+
+def state(port: FirmwarePort, seq: int, board: Board) -> bytes:
+    wire = encode_frame(bgproto.STATE, seq, encode_state(board))
+    port.inbox += wire
+    return wire
+
+
+def test_hello_then_state_shows_the_score_and_acknowledges() -> None:
+    firmware, port, _display, clock = rig()
+    assert at(firmware, clock, 0) == "     HELLO"
+    hello(port, 10, session=0x4242)
+    at(firmware, clock, 5)
+    assert port.frames() == [bgproto.Frame(bgproto.HELLO, 10, b"\x01\x42\x42")]
+    state(port, 11, SCORE_3_5)
+    assert at(firmware, clock, 10) == PAGE_3_5
+    assert port.frames() == [bgproto.Frame(bgproto.ACK, 11, b"")]
+
+
+def test_no_state_before_a_hello() -> None:
+    firmware, port, display, clock = rig()
+    state(port, 1, SCORE_3_5)
+    at(firmware, clock, 5)
+    assert firmware.board is None and PAGE_3_5 not in display.shown
+    assert port.frames() == []  # not acknowledged: the host will say hello again
+
+
+def test_no_link_after_three_seconds_keeps_the_last_score() -> None:
+    firmware, port, _display, clock = rig()
+    hello(port, 1, session=7)
+    state(port, 2, SCORE_3_5)
+    assert at(firmware, clock, 0) == PAGE_3_5  # page 0 of the cycle is the score
+    assert at(firmware, clock, 2999) == PAGE_3_5
+    # 3 s after the last frame: the score and NO LINK take turns
+    shown = {at(firmware, clock, 3000 + i * 500) for i in range(8)}
+    assert shown == {PAGE_3_5, "    NO LINK"}
+    assert firmware.board == SCORE_3_5
+    # the host comes back: NO LINK goes at once
+    port.inbox += encode_frame(bgproto.HEARTBEAT, 3, b"\x00\x07")
+    assert {at(firmware, clock, 8000 + i * 500) for i in range(8)} == {PAGE_3_5}
+
+
+def test_no_link_at_boot_without_a_host() -> None:
+    firmware, _, _, clock = rig()
+    assert at(firmware, clock, 2999) == "     HELLO"
+    assert at(firmware, clock, 3000) == "    NO LINK"
+
+
+def test_replayed_and_repeated_states_are_acknowledged_never_shown_again() -> None:
+    firmware, port, _display, clock = rig()
+    hello(port, 100, session=9)
+    old = state(port, 101, SCORE_3_5)
+    state(port, 102, SCORE_4_5)
+    assert at(firmware, clock, 0) == PAGE_4_5
+    port.frames()
+    port.inbox += old  # a replay of the older state
+    port.inbox += encode_frame(bgproto.STATE, 102, encode_state(SCORE_3_5))  # same seq again
+    assert at(firmware, clock, 10) == PAGE_4_5
+    assert port.frames() == [bgproto.Frame(bgproto.ACK, 101, b""),
+                             bgproto.Frame(bgproto.ACK, 102, b"")]
+    assert firmware.board == SCORE_4_5
+
+
+def test_a_replayed_hello_does_not_reopen_old_states() -> None:
+    firmware, port, _, clock = rig()
+    hello(port, 1, session=5)
+    old_state = state(port, 2, SCORE_3_5)
+    at(firmware, clock, 0)
+    hello(port, 3, session=6)  # the host restarted its session
+    state(port, 4, SCORE_4_5)
+    at(firmware, clock, 10)
+    port.frames()
+    hello(port, 1, session=5)  # replays of the first session
+    port.inbox += old_state
+    assert at(firmware, clock, 20) == PAGE_4_5
+    # no answer to the old hello; the old state is only acknowledged as a repeat
+    assert [(f.kind, f.seq) for f in port.frames()] == [(bgproto.ACK, 2)]
+    assert firmware.session == 6
+
+
+def test_sequence_window_wraps() -> None:
+    firmware, port, _, clock = rig()
+    hello(port, 0xFFFE, session=1)
+    state(port, 0xFFFF, SCORE_3_5)
+    state(port, 0, SCORE_4_5)
+    assert at(firmware, clock, 0) == PAGE_4_5
+
+
+def test_version_mismatch_is_shown_and_states_refused() -> None:
+    firmware, port, _, clock = rig()
+    hello(port, 1, session=3, version=bgproto.VERSION + 1)
+    state(port, 2, SCORE_3_5)
+    assert at(firmware, clock, 0) == f" HOST V{bgproto.VERSION + 1} FW V{bgproto.VERSION}"
+    frames = port.frames()
+    assert frames[0] == bgproto.Frame(bgproto.HELLO, 1,
+                                      encode_hello(bgproto.VERSION, 3))
+    assert all(frame.kind != bgproto.ACK for frame in frames)
+    assert firmware.board is None
+
+
+def test_content_errors_with_a_good_crc_are_refused() -> None:
+    firmware, port, _, clock = rig()
+    hello(port, 1, session=3)
+    state(port, 2, SCORE_3_5)
+    bad = bytearray(encode_state(SCORE_4_5))
+    bad[7] = 9  # cube exponent out of range
+    port.inbox += encode_frame(bgproto.STATE, 3, bytes(bad))
+    port.inbox += encode_frame(0x7E, 4, b"?")
+    assert at(firmware, clock, 0) == PAGE_3_5
+    assert firmware.rejected == 2
+
+
+def test_heartbeat_every_second_carries_the_session() -> None:
+    firmware, port, _, clock = rig()
+    at(firmware, clock, 999)
+    assert port.frames() == []
+    at(firmware, clock, 1000)
+    assert [(f.kind, f.payload) for f in port.frames()] == [(bgproto.HEARTBEAT, b"\x00\x00")]
+    hello(port, 1, session=0x1234)
+    at(firmware, clock, 1001)
+    port.frames()
+    at(firmware, clock, 2001)
+    assert [(f.kind, f.payload) for f in port.frames()] == [(bgproto.HEARTBEAT, b"\x12\x34")]
+
+
+def test_display_is_set_up_again_every_ten_seconds_and_redrawn() -> None:
+    firmware, _, display, clock = rig()
+    assert at(firmware, clock, REINIT_MS - 1) == "    NO LINK"
+    assert display.inits == 0
+    shown = len(display.shown)
+    at(firmware, clock, REINIT_MS)
+    assert display.inits == 1
+    # redrawn though the page is the same: init blanked the digits
+    assert display.shown[shown:] == ["    NO LINK"]
