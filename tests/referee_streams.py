@@ -41,7 +41,9 @@ from controller.referee.inputs import (
     StatusInput,
 )
 from controller.referee.machine import Referee
+from controller.rules.move import Move as Move_
 from controller.rules.move import Play
+from controller.rules.notation import parse_segments
 from controller.rules.physical import Seating, Side, to_physical
 from controller.rules.player import Player
 from controller.rules.position import Position
@@ -105,6 +107,16 @@ def observe(position: Position, seating: Seating, dice: Iterable[Die] = (), *,
         cube=cube,
         t=t,
     )
+
+
+def shifted(position: Position, text: str) -> Position:
+    """The board after the checker moves ``text`` (notation), legal or not.
+
+    Only single moves are checked (a checker must be there, the point not
+    blocked): this is how tests make the illegal plays the referee must catch.
+    """
+    moves = tuple(Move_(src, dst) for src, dst, _ in parse_segments(text))
+    return position.result_of(Play(moves, (1, 1)))
 
 
 def partial_positions(position: Position, play: Play) -> list[Position]:
@@ -322,4 +334,4 @@ def stabilised(observations: Iterable[Observation],
 
 
 __all__ = ["DARK", "LIGHT", "SEATINGS", "Script", "Side", "cube_at", "die", "frames",
-           "half_of", "names", "observe", "run", "script_match", "stabilised", "throw"]
+           "half_of", "names", "observe", "run", "script_match", "shifted", "stabilised", "throw"]

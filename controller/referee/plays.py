@@ -23,8 +23,10 @@ from controller.rules.player import Player
 from controller.rules.position import Position
 
 UNCLEAR_KINDS: Final = frozenset({FaultKind.COUNT, FaultKind.NOT_MOVERS_CHECKER,
-                                  FaultKind.OPPONENT_CHANGED, FaultKind.UNREACHABLE})
+                                  FaultKind.OPPONENT_CHANGED})
 """Faults that say more about the reading than about the player."""
+VAGUE_KINDS: Final = frozenset({FaultKind.UNREACHABLE})
+"""Faults that name no rule: alone, they make a board no plausible mistake."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,8 @@ def judge_play(before: Position, reading: BoardReading, seating: Seating,
         return PlayJudgement("unclear", after, move,
                              ("checkers are missing from the board and no tray is in view: "
                               "borne off or hidden?",))
-    if any(kind in UNCLEAR_KINDS for kind in verdict.kinds):
+    if any(kind in UNCLEAR_KINDS for kind in verdict.kinds) or \
+            all(kind in VAGUE_KINDS for kind in verdict.kinds):
         return PlayJudgement("unclear", after, move, verdict.reasons)
     return PlayJudgement("illegal", after, move, verdict.reasons,
                          tuple(str(p) or "no move" for p in verdict.closest))

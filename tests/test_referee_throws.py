@@ -1,0 +1,154 @@
+"""The opening roll, ties, and void throws (etiquette 1 and 2 of the rule digest)."""
+
+import pytest
+
+from controller.game.events import OpeningRoll
+from controller.game.game import Game
+from controller.game.settings import AutoDoubles, GameRules
+from controller.referee.inputs import StableInput
+from controller.referee.machine import Referee, Stage
+from controller.referee.settings import RefereeSettings
+from controller.rules.notation import parse_play
+from controller.rules.physical import Seating
+from controller.rules.position import Position
+from tests.referee_streams import DARK, LIGHT, SEATINGS, Script, colour, die, half_of, names, run
+from vision.observation import Die
+
+
+def _opened(seating: Seating, light: int = 5, dark: int = 2) -> tuple[Script, Position]:
+    script = Script(seating).setup()
+    script.opening(light, dark)
+    return script, Position.initial().with_turn(LIGHT if light > dark else DARK)
+
+
+def _opening_dice(script: Script) -> tuple[Die, ...]:
+    last = script.inputs[-1]
+    assert isinstance(last, StableInput)
+    return last.observation.dice
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize(("light", "dark"), [(5, 2), (1, 6)])
+def test_the_opening_roll_names_the_starter(seating: Seating, light: int, dark: int) -> None:
+    script, _ = _opened(seating, light, dark)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "opening_roll"]
+    opening = events[1]
+    assert opening.data["dice"] == {"light": light, "dark": dark}
+    starter = Game.new().apply(OpeningRoll((light, dark))).turn
+    assert opening.player == colour(starter)
+    assert referee.stage is Stage.PLAY
+    assert referee.expecting().startswith(f"{colour(starter)} to play")
+
+
+@pytest.mark.parametrize(("auto", "cubes"), [(AutoDoubles.OFF, [1, 1]),
+                                             (AutoDoubles.ONCE, [2, 2]),
+                                             (AutoDoubles.UNLIMITED, [2, 4])])
+def test_ties_are_thrown_again_with_automatic_doubles(auto: AutoDoubles,
+                                                      cubes: list[int]) -> None:
+    script = Script(SEATINGS[2]).setup()
+    script.opening(3, 3)
+    script.setup()  # dice picked up
+    script.opening(4, 4)
+    script.setup()
+    script.opening(2, 6)
+    referee, events = run(Referee.new(RefereeSettings(automatic_doubles=auto)), script.inputs)
+    assert names(events) == ["game_start", "opening_roll", "opening_roll", "opening_roll"]
+    assert [e.data["tie"] for e in events[1:]] == [True, True, False]
+    assert [e.data["cube"] for e in events[1:3]] == cubes
+    game = Game.new(GameRules(automatic_doubles=auto))
+    for dice in ((3, 3), (4, 4), (2, 6)):
+        game = game.apply(OpeningRoll(dice))
+    assert referee.game.cube_value == game.cube_value
+    assert events[3].player == "dark"
+
+
+def test_a_tied_opening_left_on_the_board_is_not_thrown_again() -> None:
+    script = Script(SEATINGS[0]).setup()
+    script.opening(3, 3)
+    script.opening(3, 3)  # the same dice, still lying there
+    _, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "opening_roll"]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_opening_die_in_the_wrong_half_is_void(seating: Seating) -> None:
+    script = Script(seating).setup()
+    script.stable(Position.initial(), (die(5, "right", 0), die(2, "right", 1)))
+    script.setup()
+    script.opening(5, 2)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "reroll", "opening_roll"]
+    assert events[1].data["reason"] == "wrong_half"
+    assert referee.stage is Stage.PLAY
+
+
+def test_a_cocked_opening_die_is_void_and_names_its_thrower() -> None:
+    seating = SEATINGS[1]
+    script = Script(seating).setup()
+    script.stable(Position.initial(), (die(5, "right", 0), die(2, "left", 1, flat=False)))
+    _, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "reroll"]
+    assert events[1].data["reason"] == "cocked"
+    assert events[1].player == colour(seating.top)
+    assert events[1].data["die"]["value"] == 2
+
+
+def _to_roll(seating: Seating) -> tuple[Script, Position]:
+    """Light opens 5-2 with 13/8 13/11; dark is to roll."""
+    script, position = _opened(seating)
+    play = parse_play(position, "13/8 13/11", 5, 2)
+    after = script.play(position, play, _opening_dice(script))
+    return script, after
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize(("reason", "dice"), [
+    ("cocked", lambda h: (die(4, h, 0), die(3, h, 1, flat=False))),
+    ("on_checker", lambda h: (die(4, h, 0, on_checker=True), die(3, h, 1))),
+    ("off_field", lambda h: (die(4, None, 0), die(3, h, 1))),
+    ("wrong_half", lambda h: (die(4, h, 0), die(3, "left" if h == "right" else "right", 1))),
+])
+def test_a_void_throw_names_the_die_and_waits_for_the_rethrow(seating: Seating, reason: str,
+                                                              dice: object) -> None:
+    script, position = _to_roll(seating)
+    half = half_of(seating, DARK)
+    void = dice(half)  # type: ignore[operator]
+    script.stable(position, void)
+    script.stable(position, void[:1])  # picking them up
+    script.stable(position)
+    script.throw(position, DARK, (4, 3), spot=2)
+    referee, events = run(Referee.new(), script.inputs)
+    tail = events[-2:]
+    assert names(tail) == ["reroll", "roll"]
+    assert tail[0].data["reason"] == reason and tail[0].player == "dark"
+    faulty = next(d for d in void if (d.side != half or not d.flat or d.on_checker))
+    assert tail[0].data["die"]["value"] == faulty.value
+    assert tail[1].data["dice"] == [4, 3]
+    assert referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_flat_between_checkers_is_valid(seating: Seating) -> None:
+    script, position = _to_roll(seating)
+    script.throw(position, DARK, (6, 6), spot=1)
+    _, events = run(Referee.new(), script.inputs)
+    assert names(events)[-1] == "roll"
+
+
+def test_an_unreadable_die_is_a_warning_not_a_reroll() -> None:
+    seating = SEATINGS[0]
+    script, position = _to_roll(seating)
+    script.stable(position, (die(None, half_of(seating, DARK), 0),
+                             die(3, half_of(seating, DARK), 1)))
+    _, events = run(Referee.new(), script.inputs)
+    assert names(events)[-1] == "warning:dice"
+
+
+def test_a_single_die_is_a_warning_not_a_reroll() -> None:
+    seating = SEATINGS[3]
+    script, position = _to_roll(seating)
+    script.stable(position, (die(5, half_of(seating, DARK), 0),))
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-1] == "warning:dice"
+    assert referee.stage is Stage.ROLL
