@@ -253,5 +253,49 @@ def demo(seed: int | None) -> None:
     run_demo(seed, click.echo)
 
 
+@main.command("referee")
+@click.option("--replay", "replay", metavar="FILE.jsonl",
+              help="Replay JSON lines (observations, button presses, corrections; - for "
+                   "stdin) and print one JSON line per referee event.")
+@click.option("--camera", "camera", metavar="SPEC",
+              help="Referee live from a camera (the specs of `bgref watch`).")
+@click.option("--config", "config", type=click.Path(dir_okay=False),
+              help="Referee settings (JSON); a resumed match keeps its journalled ones.")
+@click.option("--journal", "journal", type=click.Path(dir_okay=False),
+              help="The SQLite journal; default: in memory for --replay, else "
+                   "$STATE_DIRECTORY/journal.sqlite or ~/.local/state/bgref/journal.sqlite.")
+@click.option("--move-aside", is_flag=True,
+              help="Rename a journal that is not usable (kept as FILE.bad-TIME) and start anew.")
+@click.option("--history", is_flag=True, help="Print the journalled events as JSON lines.")
+@click.option("--export", "export", type=click.Path(dir_okay=False),
+              help="Write the match so far as a .mat file.")
+@click.option("--undo", is_flag=True, help="Operator: undo the last play (journalled).")
+@click.option("--set-position", "set_position", metavar="XGID",
+              help="Operator: set the position by hand (journalled).")
+@click.option("--set-score", "set_score", type=(int, int), metavar="LIGHT DARK",
+              help="Operator: set the score (journalled).")
+@click.option("--corners", help='Camera: the field\'s corners "x,y x,y x,y x,y".')
+@click.option("--calibration", type=click.Path(dir_okay=False), help="Camera: a calibration.")
+@click.option("--vision-config", type=click.Path(dir_okay=False), help="Camera: vision settings.")
+@click.option("--max-frames", type=click.IntRange(min=1), help="Camera: stop after N frames.")
+def referee_command(replay: str | None, camera: str | None, config: str | None,
+                    journal: str | None, move_aside: bool, history: bool, export: str | None,
+                    undo: bool, set_position: str | None, set_score: tuple[int, int] | None,
+                    corners: str | None, calibration: str | None, vision_config: str | None,
+                    max_frames: int | None) -> None:
+    """The live referee: observations and buttons in, referee events out (JSON lines).
+
+    Every step is journalled before it is shown; started again on the same
+    journal, it resumes where it was.  See docs/referee-journal.md.
+    """
+    from controller.commands.referee import RefereeOptions, run
+
+    run(RefereeOptions(
+        replay=replay, camera=camera, config=config, journal=journal, move_aside=move_aside,
+        history=history, export=export, undo=undo, set_position=set_position,
+        set_score=set_score, corners=corners, calibration=calibration,
+        vision_config=vision_config, max_frames=max_frames))
+
+
 if __name__ == "__main__":
     main()
