@@ -297,5 +297,20 @@ def referee_command(replay: str | None, camera: str | None, config: str | None,
         vision_config=vision_config, max_frames=max_frames))
 
 
+@main.command("install")
+@click.option("--dry-run", is_flag=True, help="Print what would be done; change nothing.")
+@click.option("--root", "root", default="/", show_default=True,
+              type=click.Path(file_okay=False),
+              help="Install into this directory instead of / (a staging tree).")
+@click.option("--no-kiosk", is_flag=True, help="Leave out the kiosk screen unit.")
+@click.option("--bgref", "bgref", type=click.Path(dir_okay=False),
+              help="The bgref command the service runs (default: this venv's).")
+def install_command(dry_run: bool, root: str, no_kiosk: bool, bgref: str | None) -> None:
+    """Install the systemd units, udev rule, accounts and config on a Pi; enable the units."""
+    from controller.commands.install import install
+
+    install(root, dry_run, not no_kiosk, bgref, click.echo)
+
+
 if __name__ == "__main__":
     main()
