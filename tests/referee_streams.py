@@ -119,6 +119,14 @@ def shifted(position: Position, text: str) -> Position:
     return position.result_of(Play(moves, (1, 1)))
 
 
+def lift(position: Position, source: int) -> Position:
+    """``position`` with one of the mover's checkers on ``source`` held in the hand."""
+    mover = position.turn
+    rows = [list(position.layout(p)) for p in (Player.ZERO, Player.ONE)]
+    rows[mover][source] -= 1
+    return Position(rows[0], rows[1], mover)
+
+
 def partial_positions(position: Position, play: Play) -> list[Position]:
     """The boards a play passes through, one checker moved at a time (the last is the result)."""
     out = []
@@ -191,11 +199,20 @@ class Script:
         return dice
 
     def play(self, position: Position, play: Play, dice: tuple[Die, ...], *,
-             steps: bool = True, pick_up: bool = True) -> Position:
-        """Checkers moved one at a time with the dice down, then the dice picked up."""
+             steps: bool = True, pick_up: bool = True, lifted: bool = False) -> Position:
+        """Checkers moved one at a time with the dice down, then the dice picked up.
+
+        ``lifted`` shows each moving checker in the hand first (gone from the board).
+        """
         after = position.result_of(play)
         boards = partial_positions(position, play) if steps else [after]
-        for board in boards:
+        previous = position
+        for move, board in zip(play.moves, boards, strict=False):
+            if lifted:
+                self.stable(lift(previous, move.source), dice)
+            self.stable(board, dice)
+            previous = board.swap_turn() if board.turn != position.turn else board
+        for board in boards[len(play.moves):]:
             self.stable(board, dice)
         if pick_up:
             self.stable(after)
@@ -226,7 +243,7 @@ def names(events: Iterable[RefereeEvent]) -> list[str]:
 
 
 def script_match(match: Match, seating: Seating, *, seed: int = 0,
-                 spots: bool = True) -> Script:
+                 spots: bool = True, lifted: bool = False) -> Script:
     """A stream of stable states and button presses that plays ``match``'s games again.
 
     Each game is set up, opened, thrown, played checker by checker and ended
@@ -240,11 +257,12 @@ def script_match(match: Match, seating: Seating, *, seed: int = 0,
         games.append(match.game)
     for game in games:
         script.setup()
-        _script_game(script, game.events, rng if spots else None)
+        _script_game(script, game.events, rng if spots else None, lifted)
     return script
 
 
-def _script_game(script: Script, events: Sequence[Event], rng: random.Random | None) -> None:
+def _script_game(script: Script, events: Sequence[Event], rng: random.Random | None,
+                 lifted: bool) -> None:
     position = Position.initial()
     dice: tuple[Die, ...] = ()
     for event in events:
@@ -261,7 +279,7 @@ def _script_game(script: Script, events: Sequence[Event], rng: random.Random | N
                 position = position.with_turn(player)
                 dice = script.throw(position, player, values, spot)
             case Move(play=play):
-                position = script.play(position, play, dice)
+                position = script.play(position, play, dice, lifted=lifted)
                 dice = ()
             case Double(player=p):
                 script.press("double", p)
@@ -280,19 +298,25 @@ def _script_game(script: Script, events: Sequence[Event], rng: random.Random | N
 # -- raw frames for the stabiliser ---------------------------------------------
 
 
-def frames(script: Script, *, fps: float = 10.0, hold: float = 0.6, seed: int = 0,
-           flicker: float = 0.05, hands: float = 0.3) -> Iterator[Observation]:
+def frames(script: Script, *, fps: float = 10.0, hold: float = 1.5, seed: int = 0,
+           flicker: float = 0.05, hands: float = 0.3
+           ) -> Iterator[Observation | ButtonInput | OperatorInput]:
     """A raw frame stream showing each of the script's stable states for ``hold`` seconds.
 
     Between states a hand passes over the board (occluded frames) with
     probability ``hands``; within a state single frames flicker (a checker
     read on the wrong point, a die missed) with probability ``flicker``.
-    Button presses and operator inputs are left out: merge them by time.
+    Button presses and operator inputs come through in their place, timed
+    after the frames of the state before them.
     """
     rng = random.Random(seed)
     t = 0.0
     dt = 1.0 / fps
     for inp in script.inputs:
+        if isinstance(inp, ButtonInput | OperatorInput):
+            t += dt
+            yield replace(inp, t=round(t, 3))
+            continue
         if not isinstance(inp, StableInput):
             continue
         if rng.random() < hands:
@@ -319,18 +343,20 @@ def _flickered(frame: Observation, rng: random.Random) -> Observation:
     return replace(frame, points=tuple(points))
 
 
-def stabilised(observations: Iterable[Observation],
+def stabilised(stream: Iterable[Observation | ButtonInput | OperatorInput],
                config: StabiliserConfig | None = None) -> Iterator[RefereeInput]:
-    """The stabiliser's reports on a raw stream, as referee inputs."""
+    """The stabiliser's reports on a raw stream, as referee inputs (other inputs pass through)."""
     stabiliser = Stabiliser(config or StabiliserConfig())
-    for observation in observations:
-        for report in stabiliser.push(observation):
+    for item in stream:
+        if not isinstance(item, Observation):
+            yield item
+            continue
+        assert item.t is not None
+        for report in stabiliser.push(item):
             if isinstance(report, StableState):
-                assert report.observation.t is not None
-                yield StableInput(report.observation.t, report.observation)
+                yield StableInput(item.t, report.observation)
             elif isinstance(report, StatusChange):
-                yield StatusInput(report.since if observation.t is None else observation.t,
-                                  report.condition)
+                yield StatusInput(item.t, report.condition)
 
 
 __all__ = ["DARK", "LIGHT", "SEATINGS", "Script", "Side", "cube_at", "die", "frames",
