@@ -312,5 +312,22 @@ def install_command(dry_run: bool, root: str, no_kiosk: bool, bgref: str | None)
     install(root, dry_run, not no_kiosk, bgref, click.echo)
 
 
+@main.command("gpio")
+@click.option("--mock", is_flag=True,
+              help="Use gpiozero's mock pins and a simulated clock; print what the pins do.")
+@click.option("--pins", "pins", type=click.Path(dir_okay=False),
+              help="A pin map (default: BGREF_PINS, else hardware/pins.toml).")
+@click.option("--seconds", type=click.FloatRange(min=0),
+              help="On the Pi: stop listening to the buttons after this long.")
+def gpio_command(mock: bool, pins: str | None, seconds: float | None) -> None:
+    """The board's lights and buttons: a demo on mock pins, or a test of the real ones."""
+    from controller.commands import gpio
+
+    if mock:
+        gpio.run_mock(pins, click.echo)
+    else:
+        gpio.run_pi(pins, seconds, click.echo)
+
+
 if __name__ == "__main__":
     main()

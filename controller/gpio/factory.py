@@ -32,9 +32,9 @@ def lgpio_pin_factory(workdir: Path | None = None) -> Any:
     if not os.access(where, os.W_OK):
         raise PermissionError(f"lgpio needs a writable working directory; {where} is not")
     os.environ["LG_WD"] = str(where)
-    os.chdir(where)
-    from gpiozero.pins.lgpio import LGPIOFactory
+    from gpiozero.pins.lgpio import LGPIOFactory  # reads LG_WD as lgpio loads
 
+    os.chdir(where)
     return LGPIOFactory()
 
 

@@ -72,6 +72,16 @@ class Lights:
         self._levels = dict.fromkeys(LIGHT_NAMES, False)
         self._buzzing = False
 
+    def only(self, name: str) -> None:
+        """One LED on, every other one off (the lamp test of ``bgref gpio``)."""
+        if name not in self._leds:
+            raise KeyError(f"no light called {name!r}")
+        for other, led in self._leds.items():
+            if other != name:
+                led.off()
+        self._leds[name].on()
+        self._levels = {other: other == name for other in LIGHT_NAMES}
+
     def _close_leds(self) -> None:
         for led in self._leds.values():
             led.close()
