@@ -228,13 +228,19 @@ class Session:
         return self._apply(self._journal.entries(after=self._seq), show=True)
 
     def camera_lost(self, t: float, reason: str) -> tuple[RefereeEvent, ...]:
-        """The camera is gone: warn, tell the referee the board cannot be seen, show it."""
+        """The camera is gone: warn, tell the referee the board cannot be seen, show it.
+
+        The stabiliser starts afresh, so the first frames after the camera is
+        back report the board's condition (and state) to the referee again.
+        """
         self._camera_ok = False
+        self.stabiliser.reset()
         events = self._notice(t, "camera_lost", reason)
         return events + self.step(StatusInput(max(t, self._last_t), "no_board"))
 
     def camera_back(self) -> None:
-        """The camera works again; the stabiliser reports the board as it settles."""
+        """The camera works again; the referee hears of the board from the stabiliser
+        as it settles (until then it still counts the board as unseen)."""
         self._camera_ok = True
         self._publish()
 
