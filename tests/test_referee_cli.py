@@ -426,3 +426,39 @@ def test_a_lost_camera_is_a_warning_and_the_referee_keeps_waiting(tmp_path: Path
     assert "unplugged.mp4" in warning["detail"]
     assert "lost" in err
     assert history(journal) == [warning]
+
+
+def test_live_from_a_camera_then_resumed_after_a_restart(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    from controller.rules.physical import PhysicalBoard, recognise_start
+    from controller.rules.player import Player
+    from vision.synth import random_scene, render
+
+    frame, truth = render(random_scene(np.random.default_rng(0), hands=0, dice=0, moves=0))
+    image = tmp_path / "start.png"
+    cv2.imwrite(str(image), frame)
+    assert truth.observation.corners is not None
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.observation.corners.as_list())
+    (seating,) = recognise_start(PhysicalBoard.from_record(truth.observation.to_json()))
+    bottom = "light" if seating.bottom == Player.ZERO else "dark"
+    journal = tmp_path / "j.sqlite"
+    args = ("--camera", f"image:{image}", "--corners", corners, "--max-frames", "6",
+            "--journal", str(journal))
+    first = bgref(*args)
+    assert first.returncode == 0, first.stderr
+    (start,) = json_lines(first.stdout)
+    assert start["event"] == "game_start" and start["bottom"] == bottom
+    assert start["home"] == seating.home.value
+    assert str(journal) in first.stderr and "set up" in first.stderr
+    # Restarted (the camera's clock starts again at 0): it resumes, and the same board
+    # seen again is no new game; the journal's times keep increasing.
+    second = bgref(*args)
+    assert second.returncode == 0, second.stderr
+    (resumed,) = json_lines(second.stdout)
+    assert resumed["event"] == "resumed" and "opening roll" in resumed["expecting"]
+    db = sqlite3.connect(journal)
+    times = [t for (t,) in db.execute("SELECT t FROM inputs ORDER BY seq")]
+    db.close()
+    assert times == sorted(times) and len(times) > 2
