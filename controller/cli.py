@@ -329,5 +329,20 @@ def gpio_command(mock: bool, pins: str | None, seconds: float | None) -> None:
         gpio.run_pi(pins, seconds, click.echo)
 
 
+@main.command("wiring")
+@click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the SVG here.")
+@click.option("--check", "check", type=click.Path(dir_okay=False),
+              help="Exit 1 unless this SVG is what the pin map draws.")
+@click.option("--pins", "pins", type=click.Path(dir_okay=False),
+              help="A pin map (default: BGREF_PINS, else hardware/pins.toml).")
+def wiring_command(out: str | None, check: str | None, pins: str | None) -> None:
+    """Draw the wiring diagram (SVG) from the pin map."""
+    from controller.commands.wiring import wiring
+
+    if (out is None) == (check is None):
+        raise click.UsageError("give either --out FILE or --check FILE")
+    wiring(out, check, pins)
+
+
 if __name__ == "__main__":
     main()
