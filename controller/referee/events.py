@@ -9,6 +9,7 @@ contract's events are joined by a few the contract allows to be added:
 ``setup`` carrying the set-up's differences.
 """
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -63,8 +64,12 @@ class RefereeEvent:
         clash = _RESERVED & set(self.data)
         if clash:
             raise RefereeEventError(f"data: {', '.join(sorted(clash))} is not a data field")
-        if not isinstance(self.data, MappingProxyType):
-            object.__setattr__(self, "data", MappingProxyType(dict(self.data)))
+        try:
+            plain = json.loads(json.dumps(dict(self.data), allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise RefereeEventError(f"data: not plain JSON ({exc})") from exc
+        # Stored as it reads back from a journal, so replayed events compare equal.
+        object.__setattr__(self, "data", MappingProxyType(plain))
 
     def __hash__(self) -> int:
         return hash((self.t, self.event, self.player, tuple(sorted(self.data))))
