@@ -381,9 +381,22 @@ def test_operator_corrections_are_journalled_and_survive_a_resume(tmp_path: Path
     db.close()
     assert source == "operator"
     assert json.loads(body)["args"] == {"light": 2, "dark": 1}
+    start = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:3:10"
+    placed = bgref("--journal", str(journal), "--set-position", start)
+    assert placed.returncode == 0, placed.stderr
+    (correction,) = json_lines(placed.stdout)
+    assert correction["event"] == "correction" and correction["action"] == "set_position"
+    assert correction["position_id"] == "4HPwATDgc/ABMA"  # the starting position
+    refused = bgref("--journal", str(journal), "--set-position", "XGID=garbage")
+    assert refused.returncode == 1
+    (warning,) = json_lines(refused.stdout)
+    assert warning["event"] == "warning" and "XGID" in warning["detail"]
+    assert "not made" in refused.stderr
+    assert history(journal)[-2:] == [correction, warning]
     # The corrected score is what the match file now says, and a resume keeps it.
     exported = bgref("--journal", str(journal), "--export", str(tmp_path / "m.mat"))
     assert exported.returncode == 0, exported.stderr
+    assert "light 2, dark 1" in (tmp_path / "m.mat").read_text()
     resumed = bgref("--replay", str(first), "--journal", str(journal))
     assert resumed.returncode == 0, resumed.stderr
     assert json_lines(resumed.stdout)[0]["event"] == "resumed"

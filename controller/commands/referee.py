@@ -5,7 +5,8 @@ Standard output carries one JSON line per referee event
 problems with single replay lines, camera status and the operator's notes go
 to standard error.  A problem that stops the command (a journal that is not
 one, settings that differ from the journal's, a missing file) exits with
-status 2 and a message saying what to do.
+status 2 and a message saying what to do; a correction the referee refuses
+(nothing to undo, a bad XGID) exits with status 1 after printing its warning.
 
 Which journal: ``--journal FILE`` when given.  Otherwise a replay keeps its
 journal in memory (the replay file is the record), and everything else (the
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -212,6 +214,7 @@ def _live(journal: Journal, settings: RefereeSettings | None, options: RefereeOp
     except VisionError as exc:
         raise VisionInputError(str(exc)) from exc
     session = _session(journal, settings, CAMERA, out)
+    signal.signal(signal.SIGTERM, _stop)  # systemd's stop: close the camera on the way out
     click.echo(f"bgref referee: journal {journal.path}; {session.referee.expecting()}",
                err=True)
     try:
@@ -220,6 +223,10 @@ def _live(journal: Journal, settings: RefereeSettings | None, options: RefereeOp
                  status=lambda text: click.echo(f"bgref referee: {text}", err=True))
     except VisionError as exc:
         raise VisionInputError(str(exc)) from exc
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _correct(journal: Journal, settings: RefereeSettings | None, options: RefereeOptions,
@@ -237,9 +244,11 @@ def _correct(journal: Journal, settings: RefereeSettings | None, options: Refere
         light, dark = options.set_score
         inp = OperatorInput(session.last_t, "adjust_score", {"light": light, "dark": dark})
     events = session.step(inp)
-    if not events:
-        click.echo("bgref referee: the correction changed nothing", err=True)
     click.echo(f"bgref referee: now {session.referee.expecting()}", err=True)
+    if not any(event.event == "correction" for event in events):
+        reasons = "; ".join(str(e.data.get("detail", e.event)) for e in events) or "no change"
+        click.echo(f"bgref referee: the correction was not made: {reasons}", err=True)
+        sys.exit(1)
 
 
 def _export(journal: Journal, settings: RefereeSettings | None, target: str) -> None:
