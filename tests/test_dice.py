@@ -265,3 +265,58 @@ def test_a_die_half_out_of_the_frame_edge_is_not_read_from_a_cut_window() -> Non
     # only half the die is in the image: its pips there must not make a smaller die
     image = board([(6, (8.0, 300.0), 20, 0.0, False, 1.0)])
     assert all(d.value != 3 for d in read_board_dice(image, FULL, TOURNAMENT))
+
+
+# -- flat or cocked: perspective -------------------------------------------------
+
+def test_perspective_reach_matches_a_pinhole_projection() -> None:
+    # a die's top corner at height h, d from the point below a camera at height H, is
+    # seen on the board where the ray from the lens through it lands
+    from vision.dice.pose import perspective_reach
+
+    for camera, distance, die in ((1.3, 0.4, 0.03), (2.0, 0.1, 0.025), (1.6, 0.0, 0.03)):
+        landing = distance * camera / (camera - die)
+        assert perspective_reach(distance, die, camera) == pytest.approx(
+            (landing - distance) / die)
+    with pytest.raises(ValueError, match="higher"):
+        perspective_reach(0.3, 0.03, 0.02)
+
+
+def banded_die(band: float) -> Image:
+    """A flat white four, 40 px wide, seen with a side face ``band`` die edges wide
+    to its right (a grey strip, as the side a camera off to the die's left sees)."""
+    canvas = np.full((200 * SUPER, 200 * SUPER, 3), (60, 90, 120), np.uint8)
+    h = 20 * SUPER
+    c = 100 * SUPER
+    cv2.rectangle(canvas, (c + h, c - h), (c + h + round(band * 2 * h), c + h),
+                  (215, 215, 215), -1)
+    cv2.rectangle(canvas, (c - h, c - h), (c + h, c + h), (240, 240, 240), -1)
+    for x, y in LAYOUT[4]:
+        cv2.circle(canvas, (c + round(x * 0.27 * 2 * h), c + round(y * 0.27 * 2 * h)),
+                   round(0.09 * 2 * h), (20, 20, 20), -1)
+    small = cv2.resize(canvas, (200, 200), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def test_a_side_face_toward_the_nadir_is_perspective_away_from_it_a_tilt() -> None:
+    from vision.dice.board import faces_in_field
+    from vision.dice.pose import assess
+
+    gray = banded_die(0.4)
+    (face,) = faces_in_field(gray)
+    assert face.value == 4
+    # the field 1333 px wide (40 px dice), the nadir 0.45 field widths away:
+    # a flat die there shows sides 0.45 / (1.3 - 0.03) = 0.35 die edges wide
+    toward = assess(gray, face, 40.0, nadir=(100.0 + 600.0, 100.0), field_pixels=1333.0)
+    away = assess(gray, face, 40.0, nadir=(100.0 - 600.0, 100.0), field_pixels=1333.0)
+    unknown = assess(gray, face, 40.0)
+    assert toward.flat, toward.reasons
+    assert not away.flat and any("body" in r for r in away.reasons)
+    assert not unknown.flat
+    # straight below the camera no side shows: the same band is a tilt
+    below = assess(gray, face, 40.0, nadir=(102.0, 100.0), field_pixels=1333.0)
+    assert not below.flat
+    # without the band the die is flat wherever the nadir is
+    plain = banded_die(0.0)
+    (face,) = faces_in_field(plain)
+    assert assess(plain, face, 40.0, nadir=(100.0 - 600.0, 100.0), field_pixels=1333.0).flat

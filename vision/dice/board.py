@@ -111,7 +111,8 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
             v = origin[1] + face.center[1] / rect_h
             if not window.holds(u, v):
                 continue  # a die cut by the window's edge: its own window reads it
-            die = _board_die(face, gray, (u, v), field_map, profile, checker_mask, config)
+            die = _board_die(face, gray, (u, v), field_map, profile, checker_mask, config,
+                             local_nadir, rect_w)
             if die is not None:
                 found.append(die)
     return sorted(found, key=lambda d: d.field_uv)
@@ -120,7 +121,8 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
 def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                field_map: FieldMap, profile: BoardProfile,
                checker_mask: npt.NDArray[np.generic] | None,
-               config: BoardDiceConfig) -> BoardDie | None:
+               config: BoardDiceConfig, nadir: tuple[float, float] | None = None,
+               field_pixels: float | None = None) -> BoardDie | None:
     """The die a face found in a window shows, or None when it is no die of this board
     (the wrong size, off the field, a lone blob on the bar)."""
     if abs(face.die_size / config.die_pixels - 1.0) > config.size_tolerance:
@@ -131,7 +133,8 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
         return None
     if face.value == 1 and profile.half(u) is None and not config.bar_ones:
         return None
-    pose = assess(gray, face, config.die_pixels, config.pose)
+    pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
+                  field_pixels=field_pixels)
     centre = field_map.image_point(u, v)
     box = _box(field_map, u, v, config.die_size, profile)
     on = False

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.dice.faces import Face
 from vision.dice.pips import Gray
@@ -26,8 +27,12 @@ class PoseConfig:
 
     min_pip_ratio: float = 0.68
     """Least median minor/major ratio of the top face's pips (1 = round)."""
-    spacing_tolerance: float = 0.3
-    """Largest relative error of the pip spacing against a flat die's."""
+    spacing_tolerance: float = 0.45
+    """Largest relative error of the pip spacing against a flat die's.  Dice
+    of 12-17 mm lie on fields of 450-540 mm, so a die's edge varies by a
+    quarter around the configured one whatever its pose: a tighter bound
+    calls small flat dice cocked (on renders as many flat as cocked dice
+    failed it at 0.3)."""
     min_squareness: float = 0.75
     """Least ratio of the face's two grid steps (fours, fives and sixes)."""
     die_per_spacing: float = 3.8
@@ -37,14 +42,27 @@ class PoseConfig:
     flat die is a square; a cocked one shows extra faces at a slant."""
     max_body_aspect: float = 1.3
     """Longest over shortest side of the body's rotated rectangle."""
-    max_body_size: float = 1.35
-    """Largest body side over the expected die edge."""
+    max_body_size: float = 1.9
+    """Largest body side over the expected die edge.  Loose: dice are 12-17 mm
+    and fields 450-540 mm, so the expected edge is only known to a quarter,
+    and on renders a tight bound (1.35) called as many big flat dice cocked
+    as it found cocked ones; the aspect and fill of the body do not depend
+    on the die's size."""
     body_tolerance: float = 0.45
     """Pixels within this fraction of the pip contrast of the face's grey
     level belong to the die's body."""
     merged_reach: float = 1.9
     """A body longer than this many die edges has merged too (a cocked die
     shows at most its top and one side face, about 1.5 edges)."""
+    camera_height: float = 1.3
+    """The lowest camera height the perspective allowance assumes, in field
+    widths (70 cm above a 54 cm field).  A flat die away from the point
+    below the camera shows the side faces turned toward that point, a band
+    ``die * distance / (height - die)`` wide: the body may reach that much
+    farther toward the nadir, and only toward it."""
+    nadir_cone: float = 30.0
+    """Degrees between the body's long axis and the direction to the nadir
+    within which the body's extra length counts as perspective."""
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
@@ -66,9 +84,14 @@ class Pose:
     """Which cues called the die cocked (empty when flat)."""
 
 
-def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig()) -> Pose:
+def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig(), *,
+           nadir: tuple[float, float] | None = None,
+           field_pixels: float | None = None) -> Pose:
     """Flat or cocked, for a face found in a rectified field image whose
-    dice are ``die_pixels`` wide when flat."""
+    dice are ``die_pixels`` wide when flat.  ``nadir`` (the point below the
+    camera, pixels of ``gray``) and ``field_pixels`` (the field's width
+    there) let the body reach as far toward the nadir as a flat die's side
+    faces can (see :func:`perspective_reach`)."""
     ratio = face.frontality
     reasons: list[str] = []
     if ratio < config.min_pip_ratio:
@@ -82,16 +105,50 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     squareness = _squareness(face)
     if squareness is not None and squareness < config.min_squareness:
         reasons.append(f"pip grid not square ({squareness:.2f})")
-    aspect, size, fill = _body(gray, face, die_pixels, config)
+    aspect, size, fill, toward = _body(gray, face, die_pixels, config)
     if aspect is not None and size is not None and fill is not None:
-        if aspect > config.max_body_aspect:
+        reach = 0.0
+        if nadir is not None and field_pixels is not None and toward is not None:
+            reach = _toward_nadir(face, toward, nadir, config) * perspective_reach(
+                math.dist(face.center, nadir) / field_pixels, die_pixels / field_pixels,
+                config.camera_height)
+        if aspect > config.max_body_aspect + reach:
             reasons.append(f"body {aspect:.2f} times as long as wide")
-        if size > config.max_body_size:
+        if size > config.max_body_size + reach:
             reasons.append(f"body {size:.2f} die edges long")
         if fill < config.min_body_fill:
             reasons.append(f"body fills {fill:.0%} of its rectangle")
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
                 tuple(reasons))
+
+
+def perspective_reach(distance: float, die: float, camera_height: float) -> float:
+    """How far, in die edges, a flat die's side faces show beyond its top face
+    in the rectified field: a camera ``camera_height`` above the board sees the
+    top face ``die`` higher than the footprint displaced from it by ``die /
+    (camera_height - die)`` of the die's ``distance`` from the nadir (all three
+    in field widths)."""
+    if camera_height <= die:
+        raise ValueError("the camera must be higher than a die")
+    return distance / (camera_height - die)
+
+
+def _toward_nadir(face: Face, toward: tuple[float, float, float],
+                  nadir: tuple[float, float], config: PoseConfig) -> float:
+    """1 when the body's extra length lies along the direction to the nadir, on
+    the nadir's side of the top face (as a flat die's visible sides do), else 0.
+    ``toward`` is the body's middle (x, y) and long-axis angle in degrees."""
+    bx, by, angle = toward
+    nx, ny = nadir[0] - face.center[0], nadir[1] - face.center[1]
+    norm = math.hypot(nx, ny)
+    if norm == 0.0:
+        return 0.0
+    nx, ny = nx / norm, ny / norm
+    ax, ay = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    if abs(ax * nx + ay * ny) < math.cos(math.radians(config.nadir_cone)):
+        return 0.0
+    # the body's middle lies between the top face and the nadir
+    return 1.0 if (bx - face.center[0]) * nx + (by - face.center[1]) * ny > 0.0 else 0.0
 
 
 def _squareness(face: Face) -> float | None:
@@ -110,9 +167,10 @@ def _squareness(face: Face) -> float | None:
     return float(values[1] / values[0]) if values[0] > 0 else None
 
 
-def _body(gray: Gray, face: Face, die_pixels: float,
-          config: PoseConfig) -> tuple[float | None, float | None, float | None]:
-    """The die body's outline: aspect, size over the expected edge, fill."""
+def _body(gray: Gray, face: Face, die_pixels: float, config: PoseConfig
+          ) -> tuple[float | None, float | None, float | None, tuple[float, float, float] | None]:
+    """The die body's outline: aspect, size over the expected edge, fill, and
+    its middle and long axis (x, y, degrees)."""
     reach = math.ceil(die_pixels * 1.6)
     h, w = gray.shape
     cx, cy = face.center
@@ -123,7 +181,19 @@ def _body(gray: Gray, face: Face, die_pixels: float,
     if face.polarity == "light":
         level = 255.0 - level
     contrast = statistics.median([p.contrast for p in face.pips])
-    body = (np.abs(patch - level) <= config.body_tolerance * contrast).astype(np.uint8)
+    found = _body_at(patch, face, (x0, y0), level, config.body_tolerance * contrast,
+                     die_pixels, config)
+    return (None, None, None, None) if found is None else found
+
+
+def _body_at(patch: npt.NDArray[np.float32], face: Face, origin: tuple[int, int], level: float,
+             tolerance: float, die_pixels: float, config: PoseConfig
+             ) -> tuple[float, float, float, tuple[float, float, float]] | None:
+    """The body as the pixels within ``tolerance`` grey levels of the top face
+    joined to it, or None when that merges with its surroundings or is too small."""
+    x0, y0 = origin
+    cx, cy = face.center
+    body = (np.abs(patch - level) <= tolerance).astype(np.uint8)
     for pip in face.pips:  # the pips are part of the body
         cv2.ellipse(body, ((pip.x - x0, pip.y - y0), (pip.major * 1.3, pip.minor * 1.3),
                            pip.angle), 1, -1)
@@ -132,15 +202,16 @@ def _body(gray: Gray, face: Face, die_pixels: float,
     seed = labels[min(max(int(cy) - y0, 0), labels.shape[0] - 1),
                   min(max(int(cx) - x0, 0), labels.shape[1] - 1)]
     if count < 2 or seed == 0:
-        return None, None, None
+        return None
     mask = labels == seed
     area = float(mask.sum())
     if area > config.max_body_area * die_pixels**2 or area < 0.25 * die_pixels**2:
-        return None, None, None
+        return None
     ys, xs = np.nonzero(mask)
     contour = np.stack([xs, ys], axis=1).astype(np.float32)
-    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    (rx, ry), (rw, rh), angle = cv2.minAreaRect(contour)
     if min(rw, rh) <= 0 or max(rw, rh) > config.merged_reach * die_pixels:
-        return None, None, None
+        return None
+    long_axis = float(angle) if rw >= rh else float(angle) + 90.0
     return (float(max(rw, rh) / min(rw, rh)), float(max(rw, rh) / die_pixels),
-            float(area / (rw * rh)))
+            float(area / (rw * rh)), (float(rx) + x0, float(ry) + y0, long_axis))
