@@ -110,9 +110,15 @@ def _answer(referee: "Referee", inp: ButtonInput, out: "_Out") -> "Referee":
 
 
 def _resign(referee: "Referee", inp: ButtonInput, out: "_Out") -> "Referee":
+    from controller.referee.machine import Stage
+
     player, game = player_named(inp.player), referee.game
     if game.resignation is not None:
         refuse(out, inp, "a resignation is already waiting for an answer")
+        return referee
+    if referee.stage is not Stage.ROLL:
+        refuse(out, inp, "resign before the throw: the dice are out and the play is not "
+                         "finished")
         return referee
     if game.phase is Phase.DOUBLED:
         refuse(out, inp, "answer the double first (a pass loses the game)")

@@ -212,22 +212,30 @@ class Referee:
     def step(self, inp: RefereeInput) -> tuple["Referee", tuple[RefereeEvent, ...]]:
         """The referee after ``inp`` and what it announces; never raises on a well-formed input."""
         out = _Out(inp.t)
+        try:
+            state = self._dispatch(inp, out)
+        except RulesError as exc:
+            # A combination the stages should have ruled out: say so, change nothing.
+            out = _Out(inp.t)
+            out.warn("internal", f"input not applied: {exc}")
+            state = self
+        return state._announced(out), tuple(out.events)
+
+    def _dispatch(self, inp: RefereeInput, out: "_Out") -> "Referee":
         match inp:
             case StableInput(observation=observation):
-                state = self._observe(observation, out)
+                return self._observe(observation, out)
             case StatusInput(condition=condition):
-                state = replace(self, condition=condition)
+                return replace(self, condition=condition)
             case ButtonInput():
                 from controller.referee.buttons import press
 
-                state = press(self, inp, out)
+                return press(self, inp, out)
             case OperatorInput():
                 from controller.referee.corrections import correct
 
-                state = correct(self, inp, out)
-            case _:
-                return self, ()
-        return state._announced(out), tuple(out.events)
+                return correct(self, inp, out)
+        return self
 
     def _announced(self, out: "_Out") -> "Referee":
         """Remember the last warning (repeats are dropped) and count the beeps."""
