@@ -238,3 +238,49 @@ def test_a_long_sparse_gap_does_not_look_like_a_dropped_camera() -> None:
         session = Session(journal, emit=shown.append)
         ReplayFeeder(session, lambda n, p: pytest.fail(p)).feed_lines(lines)
     assert [(e.event, e.t) for e in shown] == [("game_start", 10.3), ("opening_roll", 20.3)]
+
+
+def test_the_live_loop_takes_frames_and_button_presses_from_other_threads(
+        tmp_path: Path) -> None:
+    import queue
+    import threading
+
+    import cv2
+    import numpy as np
+
+    from controller.referee.inputs import RefereeInput
+    from controller.referee.live import LiveOptions, run_live
+    from vision.camera.factory import build_camera
+    from vision.config import VisionConfig
+    from vision.synth import random_scene, render
+
+    frame, truth = render(random_scene(np.random.default_rng(0), hands=0, dice=0, moves=0))
+    image = tmp_path / "start.png"
+    cv2.imwrite(str(image), frame)
+    assert truth.observation.corners is not None
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in truth.observation.corners.as_list())
+    inbox: queue.SimpleQueue[RefereeInput] = queue.SimpleQueue()
+    shown: list[RefereeEvent] = []
+
+    def press_later() -> None:
+        while not shown:  # once the set-up has been seen, a player resigns
+            threading.Event().wait(0.05)
+        inbox.put(ButtonInput(0.0, "resign", "dark"))
+
+    presser = threading.Thread(target=press_later, daemon=True)
+    presser.start()
+    config = VisionConfig()
+    with Journal.open(tmp_path / "j.sqlite") as journal:
+        session = Session(journal, emit=shown.append, source="camera")
+        run_live(session, build_camera(f"image:{image}", config.camera), config, None,
+                 LiveOptions(corners=corners, max_frames=12), status=lambda text: None,
+                 inbox=inbox)
+        presser.join(timeout=5)
+        assert shown[0].event == "game_start"
+        pressed = [e for e in journal.entries() if "button" in e.input]
+    assert len(pressed) == 1 and pressed[0].source == "camera"
+    # The press is timed by the referee's clock when it was taken: after the set-up.
+    assert pressed[0].t >= shown[0].t
+    produced = list(pressed[0].events)
+    assert produced and [e.to_json() for e in shown[-len(produced):]] == produced
+    assert all(e["t"] == pressed[0].t for e in produced)

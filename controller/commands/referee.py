@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import click
 
 from controller.referee.journal import MEMORY, Journal, JournalError, move_aside
+from controller.referee.session import SessionError
 
 if TYPE_CHECKING:
     from controller.referee.events import RefereeEvent
@@ -107,7 +108,7 @@ def run(options: RefereeOptions, echo: Callable[[str], None] | None = None) -> N
             _correct(journal, settings, options, out)
         if options.export is not None:
             _export(journal, settings, options.export)
-    except JournalError as exc:
+    except (JournalError, SessionError) as exc:
         raise RefereeCommandError(str(exc)) from exc
     finally:
         journal.close()

@@ -17,12 +17,15 @@ camera or no camera.
 
 from __future__ import annotations
 
+import dataclasses
+import queue
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from controller.referee.inputs import RefereeInput
 from controller.referee.session import Session
 from vision.errors import EndOfStreamError
 
@@ -35,6 +38,11 @@ CATCH_UP_EVERY: Final = 0.5
 """Seconds between looks at the journal for other processes' corrections."""
 RESTART_STEP: Final = 0.001
 """How far after the journal's latest input the first frame of a restart lands."""
+
+
+Inbox = queue.SimpleQueue[RefereeInput]
+"""Inputs from other threads (the GPIO buttons' callbacks): the loop takes them
+between frames and gives each the referee's time of that moment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +74,13 @@ class RefereeClock:
 
 def run_live(session: Session, camera: Camera, config: VisionConfig,
              calibration: Calibration | None, options: LiveOptions,
-             status: Callable[[str], None] = lambda text: print(text, file=sys.stderr)) -> None:
-    """Follow the game from ``camera`` until the stream ends, ``max_frames``, or Ctrl-C."""
+             status: Callable[[str], None] = lambda text: print(text, file=sys.stderr),
+             inbox: Inbox | None = None) -> None:
+    """Follow the game from ``camera`` until the stream ends, ``max_frames``, or Ctrl-C.
+
+    Button presses put in ``inbox`` (from any thread) are taken between
+    frames, at most a frame (or half a second without a camera) late.
+    """
     from vision.calibration import calibrate
     from vision.camera.supervisor import CameraStatus, CameraSupervisor
     from vision.pipeline import BoardReader
@@ -105,6 +118,8 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
                     lost = False
                     session.camera_back()
             changes.clear()
+            while inbox is not None and not inbox.empty():
+                session.step(dataclasses.replace(inbox.get(), t=clock.latest))
             if time.monotonic() >= next_look:
                 session.catch_up()
                 next_look = time.monotonic() + CATCH_UP_EVERY
