@@ -65,3 +65,75 @@ def test_out_or_check_not_both() -> None:
     result = CliRunner().invoke(main, ["wiring"])
     assert result.exit_code == 2
     assert "give either --out FILE or --check FILE" in result.output
+
+
+def test_the_assembly_guides_pin_table_is_the_pin_map() -> None:
+    from controller.gpio.pinmap import HEADER
+
+    text = (REPO / "hardware" / "README.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[1][:1].isdigit() and cells[1].endswith(")"):
+            gpio, physical = cells[1].rstrip(")").split(" (")
+            rows[cells[0].replace(" ", "_")] = (int(gpio), int(physical), cells[2])
+    pins = load_pin_map(PINS)
+    expected = {**pins.lights, **pins.buttons, "buzzer": pins.buzzer}
+    assert {name: row[0] for name, row in rows.items()} == expected
+    assert all(HEADER[gpio] == physical for gpio, physical, _ in rows.values())
+    assert rows["call_top"][2] == "red LED + 330 Ω"
+    assert rows["top_call"][2] == "button to GND"
+
+
+def _bom_rows() -> list[list[str]]:
+    rows = []
+    for line in (REPO / "hardware" / "bom.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[0].isdigit():
+            rows.append(cells)
+    return rows
+
+
+def test_the_bill_of_materials_adds_up_and_matches_the_pin_map() -> None:
+    rows = _bom_rows()
+    assert [int(r[0]) for r in rows] == list(range(1, len(rows) + 1))
+    for row in rows:
+        assert round(int(row[3]) * float(row[4]), 2) == float(row[5]), row
+    total = {int(r[0]): float(r[5]) for r in rows}
+    text = (REPO / "hardware" / "bom.md").read_text()
+
+    def stated(label: str) -> float:
+        line = next(line for line in text.splitlines() if line.startswith(f"| {label}"))
+        return float(line.strip().strip("|").split("|")[1].strip(" *"))
+
+    parts = {"Computer and camera (1-7)": range(1, 8), "Camera stand (8-10)": range(8, 11),
+             "Lights, buzzer, buttons (11-25)": range(11, 26),
+             "Scoreboard (26-29)": range(26, 30), "Kiosk screen (30-31)": range(30, 32)}
+    for label, numbers in parts.items():
+        assert stated(label) == round(sum(total[n] for n in numbers), 2), label
+    assert stated("**Referee without screen**") == round(sum(total[n] for n in range(1, 30)), 2)
+    pins = load_pin_map(PINS)
+    qty = {int(r[0]): int(r[3]) for r in rows}
+    leds = [n for n in (11, 12, 13) if "LED 5 mm" in rows[n - 1][1]]
+    assert sum(qty[n] for n in leds) == len(pins.lights) == qty[15]
+    assert qty[18] + qty[19] == len(pins.buttons)
+    colours = {"yellow": qty[11], "green": qty[12], "red": qty[13]}
+    from controller.gpio.wiring import LED_COLOUR
+
+    drawn = [LED_COLOUR[name.split("_")[0]] for name in pins.lights]
+    assert colours == {c: drawn.count(c) for c in colours}
+    assert "see firmware/README.md" in rows[25][6] and "see firmware/README.md" in rows[26][6]
+
+
+def test_the_camera_heights_follow_from_the_field_of_view() -> None:
+    import math
+
+    covered = 0.53  # metres across the 720 rows, as camera.md chooses
+    assert 720 / (covered * 100) * 1.5 >= 20  # a 15 mm die gets 20 px or more
+    assert 720 / 54 * 1.5 >= 20 > 720 / 55 * 1.5  # 54 cm is the most it may cover
+    text = (REPO / "hardware" / "camera.md").read_text()
+    hq_vertical = math.degrees(2 * math.atan(6.287 * 9 / 16 / 2 / 6.0))  # 6 mm lens, 16:9
+    for vertical, height in ((41, 71), (67, 40), (hq_vertical, 90)):
+        h = covered / (2 * math.tan(math.radians(vertical / 2)))
+        assert round(h * 100) == height
+        assert f"| {height} cm |" in text or f"| **{height} cm** |" in text
