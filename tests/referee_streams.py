@@ -90,7 +90,7 @@ def cube_at(seating: Seating, owner: Player | None, value: int = 64) -> Cube:
     """The cube where the record says it is: centre, or on its owner's side."""
     if owner is None:
         return Cube(value, (500.0, 350.0), "centre")
-    seat = "bottom" if seating.bottom == owner else "top"
+    seat: Literal["bottom", "top"] = "bottom" if seating.bottom == owner else "top"
     return Cube(value, (500.0, 640.0 if seat == "bottom" else 60.0), seat)
 
 
@@ -242,13 +242,64 @@ def names(events: Iterable[RefereeEvent]) -> list[str]:
     return [f"warning:{e.data['reason']}" if e.event == "warning" else e.event for e in events]
 
 
+@dataclass
+class Plant:
+    """Faults to plant in a scripted match, and the count of those planted.
+
+    An illegal play is one checker of a legal play moved one pip short or
+    long, shown and picked up, then (players mode: after the opponent's
+    call) put back and played legally.  A void throw lands one die badly
+    and is thrown again.  An early throw is the opponent's, made while the
+    mover's dice still lie there, where neither exception applies.
+    """
+
+    mode: Literal["strict", "players"]
+    illegal: float = 0.1
+    void: float = 0.1
+    early: float = 0.1
+    seed: int = 0
+    planted: dict[str, int] = field(default_factory=dict)
+
+    def count(self, kind: str) -> None:
+        self.planted[kind] = self.planted.get(kind, 0) + 1
+
+
+def plausible_mistake(before: Position, play: Play) -> Position | None:
+    """A board one pip off ``play``'s result that the rules call an illegal play.
+
+    Faults about the reading (counts, the opponent's checkers) or naming no
+    rule are avoided: what is planted is a mistake a player makes.
+    """
+    from controller.rules.faults import FaultKind
+    from controller.rules.judge import judge
+
+    reading = {FaultKind.COUNT, FaultKind.NOT_MOVERS_CHECKER, FaultKind.OPPONENT_CHANGED}
+    for index in range(len(play.moves) - 1, -1, -1):
+        move = play.moves[index]
+        for shift in (-1, 1):
+            target = move.destination + shift
+            if not 1 <= target < move.source or move.destination == 0:
+                continue
+            moves = (*play.moves[:index], Move_(move.source, target), *play.moves[index + 1:])
+            try:
+                after = before.result_of(Play(moves, play.dice))
+            except ValueError:
+                continue
+            verdict = judge(before, after, *play.dice)
+            kinds = set(verdict.kinds)
+            if not verdict.legal and not kinds & reading and kinds - {FaultKind.UNREACHABLE}:
+                return after
+    return None
+
+
 def script_match(match: Match, seating: Seating, *, seed: int = 0,
-                 spots: bool = True, lifted: bool = False) -> Script:
+                 spots: bool = True, lifted: bool = False, plant: Plant | None = None) -> Script:
     """A stream of stable states and button presses that plays ``match``'s games again.
 
     Each game is set up, opened, thrown, played checker by checker and ended
     exactly as the match's events say; between games the board is set up
     again.  ``seed`` varies where dice land (always well inside the half).
+    ``plant`` adds faults the referee must catch, and counts them.
     """
     rng = random.Random(seed)
     script = Script(seating)
@@ -257,16 +308,21 @@ def script_match(match: Match, seating: Seating, *, seed: int = 0,
         games.append(match.game)
     for game in games:
         script.setup()
-        _script_game(script, game.events, rng if spots else None, lifted)
+        _script_game(script, game.events, rng if spots else None, lifted, plant)
     return script
 
 
 def _script_game(script: Script, events: Sequence[Event], rng: random.Random | None,
-                 lifted: bool) -> None:
+                 lifted: bool, plant: Plant | None) -> None:
     position = Position.initial()
     dice: tuple[Die, ...] = ()
-    for event in events:
+    faults = random.Random(plant.seed) if plant is not None else None
+    for number, event in enumerate(events):
         spot = 0 if rng is None else rng.randrange(len(_SPOTS) - 1)
+        following = events[number + 1] if number + 1 < len(events) else None
+        replayed = False
+        if plant is not None and faults is not None:
+            replayed = _plant(script, plant, faults, event, position, dice, spot)
         match event:
             case OpeningRoll(dice=(light, dark)):
                 if dice:
@@ -279,7 +335,15 @@ def _script_game(script: Script, events: Sequence[Event], rng: random.Random | N
                 position = position.with_turn(player)
                 dice = script.throw(position, player, values, spot)
             case Move(play=play):
-                position = script.play(position, play, dice, lifted=lifted)
+                if replayed:  # after a planted illegal play: replayed without dice
+                    position = script.play(position, play, ())
+                elif plant is not None and faults is not None and \
+                        faults.random() < plant.early and isinstance(following, Roll):
+                    after = script.play(position, play, dice, pick_up=False)
+                    _plant_early(script, plant, position, play, dice, following)
+                    position = after
+                else:
+                    position = script.play(position, play, dice, lifted=lifted)
                 dice = ()
             case Double(player=p):
                 script.press("double", p)
@@ -293,6 +357,56 @@ def _script_game(script: Script, events: Sequence[Event], rng: random.Random | N
                 script.press("accept", p)
             case DeclineResignation(player=p):
                 script.press("reject", p)
+
+
+_VOIDS = ("cocked", "wrong_half", "on_checker", "off_field")
+
+
+def _plant(script: Script, plant: Plant, rng: random.Random, event: Event,
+           position: Position, dice: tuple[Die, ...], spot: int) -> bool:
+    """Faults shown before ``event`` is played as recorded; True after an illegal play."""
+    match event:
+        case Roll(player=player, dice=values) if rng.random() < plant.void:
+            reason = rng.choice(_VOIDS)
+            half = half_of(script.seating, player)
+            other: Half = "left" if half == "right" else "right"
+            bad = {"cocked": die(values[1], half, spot + 1, flat=False),
+                   "wrong_half": die(values[1], other, spot + 1),
+                   "on_checker": die(values[1], half, spot + 1, on_checker=True),
+                   "off_field": die(values[1], None)}[reason]
+            shown = position.with_turn(player)
+            script.stable(shown, (die(values[0], half, spot), bad))
+            script.stable(shown)
+            plant.count(f"void:{reason}")
+        case Move(player=player, play=play) if play.moves and rng.random() < plant.illegal:
+            wrong = plausible_mistake(position, play)
+            if wrong is None:
+                return False
+            script.stable(wrong, dice)
+            script.stable(wrong)
+            if plant.mode == "players":
+                script.press("call", player.opponent)
+            script.stable(position)
+            plant.count("illegal")
+            return True
+    return False
+
+
+def _plant_early(script: Script, plant: Plant, position: Position, play: Play,
+                 dice: tuple[Die, ...], following: Roll) -> None:
+    """The opponent throws while the mover's dice still lie there (no exception applies)."""
+    after = position.result_of(play)
+    forced = len(position.legal_positions(*play.dice)) <= 1
+    race = not after.is_contact() and all(sum(after.layout(p)[7:26]) == 0 for p in Player)
+    if forced or race or after.winner() is not None:
+        script.stable(after)
+        return
+    early = throw((following.dice[1], following.dice[0]),
+                  half_of(script.seating, following.player), 3)
+    script.stable(after, (*dice, *early))
+    script.stable(after, early)
+    script.stable(after)
+    plant.count("early")
 
 
 # -- raw frames for the stabiliser ---------------------------------------------
@@ -359,5 +473,6 @@ def stabilised(stream: Iterable[Observation | ButtonInput | OperatorInput],
                 yield StatusInput(item.t, report.condition)
 
 
-__all__ = ["DARK", "LIGHT", "SEATINGS", "Script", "Side", "cube_at", "die", "frames",
-           "half_of", "names", "observe", "run", "script_match", "shifted", "stabilised", "throw"]
+__all__ = ["DARK", "LIGHT", "SEATINGS", "Plant", "Script", "Side", "cube_at", "die", "frames",
+           "half_of", "names", "observe", "plausible_mistake", "run", "script_match", "shifted",
+           "stabilised", "throw"]
