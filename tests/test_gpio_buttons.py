@@ -94,11 +94,11 @@ def test_the_debounced_level_while_held(factory: Any, clock: Clock, buttons: But
 
 @pytest.mark.parametrize(("name", "held", "expected"), [
     ("bottom_double", 0.99, ButtonPress(10.99, "double", "bottom")),
-    ("bottom_double", 1.0, ButtonPress(11.0, "resign", "bottom", 1)),
-    ("bottom_double", 2.4, ButtonPress(12.4, "resign", "bottom", 1)),
-    ("bottom_double", 2.6, ButtonPress(12.6, "resign", "bottom", 2)),
-    ("top_double", 4.1, ButtonPress(14.1, "resign", "top", 3)),
-    ("top_double", 9.0, ButtonPress(19.0, "resign", "top", 3)),
+    ("bottom_double", 1.0, ButtonPress(11.0, "resign", "bottom", "single")),
+    ("bottom_double", 2.4, ButtonPress(12.4, "resign", "bottom", "single")),
+    ("bottom_double", 2.6, ButtonPress(12.6, "resign", "bottom", "gammon")),
+    ("top_double", 4.1, ButtonPress(14.1, "resign", "top", "backgammon")),
+    ("top_double", 9.0, ButtonPress(19.0, "resign", "top", "backgammon")),
     ("bottom_take", 0.3, ButtonPress(10.3, "take", "bottom")),
     ("bottom_take", 1.5, ButtonPress(11.5, "accept", "bottom")),
     ("top_pass", 0.3, ButtonPress(10.3, "pass", "top")),
@@ -168,3 +168,21 @@ def test_timing_that_cannot_work_is_refused() -> None:
         ButtonTiming(debounce=2.0)
     with pytest.raises(ValueError, match="max_press"):
         ButtonTiming(max_press=3.0)
+
+
+def test_a_press_is_the_referees_button_input_field_for_field() -> None:
+    from dataclasses import fields
+    from typing import get_args
+
+    from controller.gpio.gestures import GESTURES, RESIGN_LEVELS, ButtonName, ResignLevel
+    from controller.referee import inputs
+
+    assert set(get_args(ButtonName)) == set(get_args(inputs.Button))
+    assert {g for pair in GESTURES.values() for g in pair} == set(get_args(inputs.Button))
+    assert RESIGN_LEVELS == get_args(ResignLevel) == get_args(inputs.ResignLevelName)
+    assert "undo" in get_args(inputs.OperatorAction)
+    press = ButtonPress(12.6, "resign", "top", "gammon")
+    given = inputs.ButtonInput(press.t, press.button, player_of(press, "light") or "light",
+                               press.level)
+    assert [f.name for f in fields(inputs.ButtonInput)] == ["t", "button", "player", "level"]
+    assert (given.t, given.button, given.player, given.level) == (12.6, "resign", "dark", "gammon")

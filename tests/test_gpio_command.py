@@ -45,7 +45,7 @@ def test_the_mock_demo_reads_the_presses() -> None:
     assert gestures == [
         '{"t": 10.3, "button": "double", "seat": "bottom", "level": null, "player": "light"}',
         '{"t": 11.2, "button": "take", "seat": "top", "level": null, "player": "dark"}',
-        '{"t": 14.7, "button": "resign", "seat": "top", "level": 2, "player": "dark"}',
+        '{"t": 14.7, "button": "resign", "seat": "top", "level": "gammon", "player": "dark"}',
         '{"t": 16.5, "button": "reject", "seat": "bottom", "level": null, "player": "light"}',
         '{"t": 19.5, "action": "undo"}',
     ]

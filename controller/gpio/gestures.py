@@ -42,7 +42,9 @@ GESTURES: dict[str, tuple[ButtonName, ButtonName]] = {
 }
 """Physical seat button -> (short press, long press)."""
 
-MAX_RESIGN_LEVEL = 3
+ResignLevel = Literal["single", "gammon", "backgammon"]
+"""What a resigning player offers to lose (``ButtonInput.level``)."""
+RESIGN_LEVELS: tuple[ResignLevel, ...] = ("single", "gammon", "backgammon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +68,18 @@ class ButtonTiming:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPress:
-    """A player's button gesture, by seat: ``player_of`` names the player."""
+    """A player's button gesture, by seat: ``player_of`` names the player.
+
+    Field for field the referee's ``ButtonInput`` once the seat is a
+    colour: ``ButtonInput(p.t, p.button, player_of(p, panel.bottom), p.level)``.
+    """
 
     t: float
     """When the press ended (the moment it was understood)."""
     button: ButtonName
     seat: Seat
-    level: int | None = None
-    """For ``resign``: 1 single, 2 gammon, 3 backgammon; None otherwise."""
+    level: ResignLevel | None = None
+    """For ``resign``: by how long the button was held; None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +147,8 @@ def seat_gesture(button: str, seat: Seat, start: float, end: float,
     if duration < timing.long_press:
         return ButtonPress(end, short, seat)
     if long == "resign":
-        level = 1 + int((duration - timing.long_press) // timing.resign_step)
-        return ButtonPress(end, long, seat, min(level, MAX_RESIGN_LEVEL))
+        step = int((duration - timing.long_press) // timing.resign_step)
+        return ButtonPress(end, long, seat, RESIGN_LEVELS[min(step, len(RESIGN_LEVELS) - 1)])
     return ButtonPress(end, long, seat)
 
 
