@@ -9,9 +9,11 @@ import pytest
 
 from tests.shared_data import shared_file
 from vision.checkers.colours import learn_model, split_colours
-from vision.checkers.count import count_checkers
+from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, expected_radius
-from vision.checkers.reader import read_checkers
+from vision.checkers.reader import CheckerConfig, read_checkers
+from vision.checkers.stacks import Stack, StackConfig, StackFrame, read_stack
+from vision.checkers.totals import consistent_off, presumed_on_board
 from vision.checkers.tray import read_off
 from vision.observation import Corners, Counts
 from vision.profile import TOURNAMENT, TrayProfile
@@ -19,6 +21,8 @@ from vision.rectify import FieldMap
 from vision.synth import Scene, Style, render
 from vision.synth.styles import by_name
 
+IMAGE_ONLY = CheckerConfig(count=CountConfig(presume_totals=False))
+"""The checker stage reading the image alone, for boards that are no game position."""
 FRAMES = ["frame0", "frame1", "test8", "test9", "frame3", "frame5"]
 """Labelled frames whose checkers are all in plain view (frame3 and frame5
 have a hand over the field, but not over any checker)."""
@@ -93,10 +97,12 @@ def layered_board(stacks: dict[int, tuple[int, bool]], row: int = 5, shift: floa
 @pytest.mark.parametrize(("shift", "high"), [(0.5, 9), (0.3, 11), (0.25, 10)])
 def test_layered_stacks_count_the_checkers_under_the_top_layer(shift: float,
                                                                high: int) -> None:
-    """Eight on a point (a row of five, three on top) and 9-11 (a third layer)."""
+    """Eight on a point (a row of five, three on top) and 9-11 (a third layer).  The
+    board holds fewer than fifteen of a side, so the image alone is read (the totals the
+    rules imply would not hold)."""
     board = layered_board({0: (8, True), 17: (high, False), 5: (3, False), 23: (5, True)},
                           shift=shift)
-    result = read_checkers(board, TOURNAMENT)
+    result = read_checkers(board, TOURNAMENT, config=IMAGE_ONLY)
     assert (result.points[0].light, result.points[0].dark) == (8, 0)
     assert (result.points[17].light, result.points[17].dark) == (0, high)
     assert (result.points[5].light, result.points[5].dark) == (0, 3)
@@ -236,3 +242,58 @@ def test_borne_off_checkers_in_the_tray_are_counted(light: int, dark: int) -> No
     field_map = FieldMap.from_corners(truth.observation.corners)
     assert read_off(frame, field_map, scene.profile) == Counts(light, dark)
     assert read_off(frame, field_map, TOURNAMENT) is None
+
+
+def _stack_frame() -> StackFrame:
+    """A frame of 20-pixel checkers touching, rows starting right at the rail."""
+    return StackFrame(spacing=40.0, radius=20.0, offset=(0.0, 0.0))
+
+
+def _distances(slots: list[float]) -> list[float]:
+    frame = _stack_frame()
+    return [frame.distance(s, top=True) for s in slots]
+
+
+def test_a_run_from_the_rail_standing_a_little_out_is_a_second_layer() -> None:
+    """Two checkers a tenth of a slot out, then a row right on its slots: each alone is
+    within a row checker's sloppiness, together they are a layer over the row of five."""
+    config = StackConfig()
+    layered = read_stack(_distances([0.1, 1.11, 2.0, 3.01, 3.99]), True, _stack_frame(),
+                         config)
+    assert layered.count == 7
+    assert layered.higher == (True, True, False, False, False)
+    plain = read_stack(_distances([0.03, 1.0, 2.02, 2.99, 4.0]), True, _stack_frame(), config)
+    assert plain.count == 5
+    assert not any(plain.higher)
+    alone = read_stack(_distances([0.1, 1.11, 2.0, 3.01, 3.99]), True, _stack_frame(),
+                       replace(config, prefix=False))
+    assert alone.count == 5
+
+
+def test_the_rules_imply_fifteen_for_a_side_spread_over_the_board() -> None:
+    """A side with checkers in two quarters (or on the bar) has not borne off; a side in
+    one quarter has fifteen less the tray's, or an unknown number without a tray."""
+    row = Stack(5, 5, (False,) * 5, ())
+    stacks = {0: (row, True), 18: (row, True), 3: (row, False)}
+    assert presumed_on_board(stacks, [0, 0], None) == (15, None)
+    assert presumed_on_board(stacks, [0, 1], None) == (15, 15)
+    assert presumed_on_board(stacks, [0, 0], Counts(0, 10)) == (15, 5)
+
+
+def test_a_tray_reads_no_more_than_the_board_leaves_off() -> None:
+    assert consistent_off(Counts(15, 9), Counts(3, 6)) == Counts(0, 6)
+    assert consistent_off(Counts(12, 15), Counts(7, 15)) == Counts(3, 0)
+
+
+def test_presumed_totals_settle_a_tiny_shift_layer_on_a_game_position() -> None:
+    """Fifteen light checkers over three quarters, one stack of eight with its second
+    layer a tenth of a diameter out: the image alone reads five there, the fifteen a
+    spread side must have read eight; with the totals off, the image's five stays."""
+    stacks = {0: (8, True), 12: (2, True), 19: (5, True), 17: (3, False), 5: (2, False)}
+    board = layered_board(stacks, shift=0.1)
+    alone = read_checkers(board, TOURNAMENT, config=IMAGE_ONLY)
+    assert alone.points[0].light == 5
+    presumed = read_checkers(board, TOURNAMENT)
+    assert [(p.light, p.dark) for p in presumed.points] == [
+        (n, 0) if light else (0, n) if n else (0, 0)
+        for n, light in (stacks.get(i, (0, True)) for i in range(24))]

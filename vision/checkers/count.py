@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from vision.checkers.detect import Circle
 from vision.checkers.stacks import Stack, StackConfig, read_stack, stack_frame
-from vision.checkers.totals import colours_swapped, known_totals
+from vision.checkers.totals import colours_swapped, known_totals, presumed_on_board
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -35,6 +35,10 @@ class CountConfig:
     one_colour: bool = True
     """A point's checkers are all of one colour (a point is never shared): the majority
     decides.  Off, every checker keeps its own colour."""
+    presume_totals: bool = True
+    """With no totals given, take those the rules imply (fifteen for a side that is not
+    bearing off, fifteen less the tray's for one that may be; see :mod:`.totals`) to
+    settle stacks in doubt.  Off, the counts are the image's alone."""
     stacks: StackConfig = field(default_factory=StackConfig)
 
 
@@ -63,14 +67,17 @@ class CheckerCount:
 
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    size: tuple[int, int], config: CountConfig | None = None,
-                   radius: float | None = None, on_board: Counts | None = None) -> CheckerCount:
+                   radius: float | None = None, on_board: Counts | None = None,
+                   off: Counts | None = None) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
     radius (the circles' mean when not given).  ``on_board``, when the caller knows it
     (the referee does: 15 less those borne off), is how many checkers of each colour lie
     on the points and the bar; a stack whose count was in doubt then takes the
-    alternative that makes its colour add up (see :mod:`.totals`).
+    alternative that makes its colour add up (see :mod:`.totals`).  Without it the
+    totals the rules imply are used where they say anything (``config.presume_totals``),
+    ``off`` being the borne-off counts read in the tray, if one is in view.
     """
     config = config or CountConfig()
     width, height = size
@@ -98,7 +105,11 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         stack = read_stack([rail_distance(i, point) for i in chain], point >= 12, frame,
                            config.stacks, [circles[i].covered for i in chain])
         stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
-    totals = known_totals(stacks, bar, on_board, config.stacks) if on_board is not None else {}
+    wanted: Counts | tuple[int | None, int | None] | None = on_board
+    if on_board is None and config.presume_totals:
+        wanted = presumed_on_board(stacks, bar, off)
+    totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
+        if wanted is not None else {}
     points = [[0, 0] for _ in range(24)]
     for point, (stack, colour) in stacks.items():
         chain = members[point]

@@ -25,13 +25,16 @@ class CheckerConfig:
 def read_checkers(field_image: Image, profile: BoardProfile, *,
                   model: ColourModel | None = None,
                   config: CheckerConfig | None = None,
-                  on_board: Counts | None = None) -> CheckerCount:
+                  on_board: Counts | None = None,
+                  off: Counts | None = None) -> CheckerCount:
     """Count the checkers of a rectified field image (see :mod:`vision.rectify`).
 
     ``on_board``: how many checkers of each colour lie on the points and the bar, when
     the caller knows (15 less those borne off); a stack in doubt (a second layer
     shifted too little to show for sure) then takes the count that makes its colour add
-    up.  Without it the counts are the image's alone."""
+    up.  Without it the totals the rules imply settle such stacks where they say anything
+    (``config.count.presume_totals``); ``off``, the borne-off counts read in a tray in
+    view, tells them for a side that may be bearing off."""
     config = config or CheckerConfig()
     edges = edge_map(field_image, profile, config.detect)
     circles = find_circles(field_image, profile, config.detect, edges)
@@ -42,4 +45,4 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)
     return count_checkers(circles, light, profile, (width, height), config.count, radius,
-                          on_board)
+                          on_board, off)

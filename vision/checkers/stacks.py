@@ -68,12 +68,30 @@ class StackConfig:
     """Checkers of a tiny-shift second layer all lie beyond their slot (phase at least this)."""
     plausible: float = 0.0
     """Least plausibility of an alternative taken to match a known total."""
+    presumed: float = 0.01
+    """Least plausibility of an alternative taken to match a total the rules only imply
+    (see :func:`.totals.presumed_on_board`): a side may have borne off and been hit."""
     uncovered: float = 0.05
     """A checker with no more than this share of its rim covered is on top of its place."""
     overlap: float = 0.75
     """Checkers closer than this (slots) along a stack overlap."""
     layer_gap: float = 0.15
     """Phases of higher checkers further apart than this are on different layers."""
+    prefix: bool = True
+    """Look for a second layer shifted too little for ``phase`` as a *run* of checkers
+    from the rail standing a little further out than the rest of the row (see
+    :func:`_prefix_layer`)."""
+    prefix_sigma: float = 0.035
+    """Spread of row checkers' phases about their slots (hand placement, the measured
+    spacing), in slots."""
+    prefix_evidence: float = 3.0
+    """Least log-likelihood gain (in units of ``prefix_sigma``) of "the run from the rail
+    is a layer" over "all are in the row"."""
+    prefix_gap: float = 0.07
+    """Least difference of the run's mean phase and the rest's."""
+    prefix_most: float = 0.35
+    """Checkers with a phase beyond this (a half shift) are on a layer by ``phase`` alone
+    and take no part in the run test."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +177,11 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     phases = np.abs(slots - np.rint(slots))
     higher = ((phases >= config.phase) & (row >= config.min_row)
               & (slots <= row - 1 + config.overhang))
+    cover = np.zeros(len(slots)) if covered is None else np.asarray(covered, dtype=np.float64)
+    if config.prefix and row >= config.min_row:
+        higher |= _prefix_layer(slots, cover, higher, config)
     if covered is not None and higher.any():
-        higher |= _over_higher(slots, np.asarray(covered, dtype=np.float64), higher, config)
+        higher |= _over_higher(slots, cover, higher, config)
     on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
     hidden = tuple(k for k in range(row) if k not in on_row)
     count = row + _higher_count(slots[higher], config)
@@ -192,6 +213,48 @@ def _alternatives(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.float64
             if prefix.min() >= config.doubt_floor:
                 out.append((count + k, float(prefix.mean() - rest.mean())))
     return tuple(out)
+
+
+def _prefix_layer(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],
+                  higher: npt.NDArray[np.bool_], config: StackConfig) -> npt.NDArray[np.bool_]:
+    """The checkers of a second layer shifted so little that each alone could be a row
+    checker a little off its slot.
+
+    A layer starts at the rail and runs on without a gap, so its checkers
+    are the *first* ones of the stack seen from above, and they all stand a
+    little further out than the rest of the row, by the same shift.  Of the
+    uncovered checkers in slot order (the farthest always in the row), the
+    run from the rail whose phases part best from the rest is taken as a
+    layer when the split explains the phases far better than one row does
+    (a gain in log-likelihood of ``prefix_evidence``, the row's phases spread
+    by ``prefix_sigma``) and the two means lie ``prefix_gap`` apart.
+    Checkers standing a half shift out are a layer by their phase alone and
+    are left out of the test.
+    """
+    signed = slots - np.rint(slots)
+    use = (covered <= config.uncovered) & ~(higher & (np.abs(signed) > config.prefix_most))
+    order = [i for i in np.argsort(slots, kind="stable") if use[i]]
+    out = np.zeros(len(slots), dtype=bool)
+    if len(order) < 3:
+        return out
+    far = int(np.argmax(slots))
+    values = signed[order]
+    n = len(values)
+    total = float(((values - values.mean()) ** 2).sum())
+    best_k, best_gain = 0, 0.0
+    for k in range(1, n):
+        if order[k - 1] == far:
+            break
+        head, tail = values[:k], values[k:]
+        if head.mean() - tail.mean() < config.prefix_gap:
+            continue
+        split = float(((head - head.mean()) ** 2).sum() + ((tail - tail.mean()) ** 2).sum())
+        gain = (total - split) / (2.0 * config.prefix_sigma ** 2)
+        if gain > best_gain:
+            best_k, best_gain = k, gain
+    if best_gain >= config.prefix_evidence:
+        out[order[:best_k]] = True
+    return out
 
 
 def _over_higher(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],

@@ -10,26 +10,45 @@ alternatives (:attr:`.stacks.Stack.alternatives`) are taken where one closes
 the gap (the most plausible, if several do), and a frame whose colours
 add up the wrong way round is turned.  Totals that still do not add up say
 the frame is misread: every misread board on the renders shows it.
+
+A single image, read with no history, still knows something of the totals
+from the rules: a side bears off only once all its checkers are in its
+home board, one quarter of the board.  A side with checkers in two or more
+quarters, or on the bar, has (nearly always: only a checker hit after its
+side began bearing off breaks this) all fifteen on the board.  A side all
+in one quarter may be bearing off: its total is fifteen less the checkers
+in the tray, when a tray is in view, else unknown.  Both sides' counts on
+the board and in the tray add up to at most fifteen, which settles a tray
+misread as fuller than it can be (:func:`consistent_off`).
 """
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 from vision.checkers.stacks import Stack, StackConfig
 from vision.observation import Counts
 
+if TYPE_CHECKING:
+    from vision.checkers.count import CheckerCount
+
+SIDE: Final = 15
+"""Checkers a side plays with."""
+
 
 def choose_alternatives(counts: Sequence[int], options: Sequence[Sequence[tuple[int, float]]],
-                        wanted: int, config: StackConfig) -> list[int]:
+                        wanted: int, config: StackConfig, floor: float | None = None) -> list[int]:
     """Stack counts of one colour made to add up to ``wanted`` (checkers known to be on
     the board) by taking the single most plausible alternative that closes the gap, when
-    one is plausible enough; else the counts as read."""
+    one is at least ``floor`` plausible (``config.plausible`` when not given); else the
+    counts as read."""
+    floor = config.plausible if floor is None else floor
     gap = wanted - sum(counts)
     if gap == 0:
         return list(counts)
     best: tuple[float, int, int] | None = None
     for i, (count, choices) in enumerate(zip(counts, options, strict=True)):
         for other, plausibility in choices:
-            if other - count == gap and plausibility >= config.plausible and (
+            if other - count == gap and plausibility >= floor and (
                     best is None or plausibility > best[0]):
                 best = (plausibility, i, other)
     chosen = list(counts)
@@ -38,17 +57,26 @@ def choose_alternatives(counts: Sequence[int], options: Sequence[Sequence[tuple[
     return chosen
 
 
-def known_totals(stacks: dict[int, tuple[Stack, bool]], bar: list[int], on_board: Counts,
-                 config: StackConfig) -> dict[int, int]:
+def known_totals(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
+                 on_board: Counts | tuple[int | None, int | None],
+                 config: StackConfig, presumed: bool = False) -> dict[int, int]:
     """Stack counts (per point; stacks given with their colour, True for light) made to
-    match the checkers known to be on the board, colour by colour; ``bar`` holds the
-    (light, dark) checkers on the bar."""
+    match the checkers known to be on the board, colour by colour (None: not known, the
+    counts stay as read); ``bar`` holds the (light, dark) checkers on the bar.
+    ``presumed``: the totals are only implied by the rules, and an alternative must be
+    ``config.presumed`` plausible to be taken."""
+    if isinstance(on_board, Counts):
+        on_board = (on_board.light, on_board.dark)
     out: dict[int, int] = {}
-    for colour, wanted in ((True, on_board.light), (False, on_board.dark)):
+    for colour, wanted in zip((True, False), on_board, strict=True):
         points = [p for p, (_, c) in stacks.items() if c == colour]
+        if wanted is None:
+            out.update((p, stacks[p][0].count) for p in points)
+            continue
         chosen = choose_alternatives([stacks[p][0].count for p in points],
                                      [stacks[p][0].alternatives for p in points],
-                                     wanted - bar[0 if colour else 1], config)
+                                     wanted - bar[0 if colour else 1], config,
+                                     config.presumed if presumed else None)
         out.update(zip(points, chosen, strict=True))
     return out
 
@@ -59,3 +87,39 @@ def colours_swapped(read: Counts, on_board: Counts) -> bool:
     lightness guessed wrong)."""
     return (read.light, read.dark) == (on_board.dark, on_board.light) \
         and read.light != read.dark
+
+
+def quarter(point: int) -> int:
+    """The quarter of the board (0-3) a physical point lies in: six points, one side of
+    the bar, one row."""
+    return point // 6
+
+
+def presumed_on_board(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
+                      off: Counts | None) -> tuple[int | None, int | None]:
+    """How many checkers of each colour (light, dark) the rules say are on the board,
+    as far as one image tells (see the module's note); None where it cannot say."""
+    out: list[int | None] = []
+    for index, colour in enumerate((True, False)):
+        quarters = {quarter(p) for p, (stack, c) in stacks.items() if c == colour
+                    and stack.count > 0}
+        if bar[index] > 0 or len(quarters) >= 2:
+            out.append(SIDE)
+        elif off is not None:
+            out.append(SIDE - (off.light if colour else off.dark))
+        else:
+            out.append(None)
+    return out[0], out[1]
+
+
+def on_board_counts(count: "CheckerCount") -> Counts:
+    """How many checkers of each colour a count has on the points and the bar."""
+    return Counts(sum(p.light for p in count.points) + count.bar.light,
+                  sum(p.dark for p in count.points) + count.bar.dark)
+
+
+def consistent_off(on_board: Counts, off: Counts) -> Counts:
+    """Borne-off counts no larger than the checkers a side has left off the board: a
+    side with fifteen on the board has none in the tray."""
+    return Counts(min(off.light, max(SIDE - on_board.light, 0)),
+                  min(off.dark, max(SIDE - on_board.dark, 0)))
