@@ -20,6 +20,7 @@ from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
+from vision.checkers.totals import consistent_off, on_board_counts
 from vision.checkers.tray import read_off
 from vision.config import VisionConfig
 from vision.cube import find_cube
@@ -75,7 +76,14 @@ class BoardReader:
         profile = calibration.profile
         cfg = self.config
         rectified = field_map.rectify(frame, profile, cfg.field_width)
-        checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
+        # The tray first: a side that may be bearing off has fifteen less those in the
+        # tray on the board, which settles its stacks in doubt; then the tray's counts
+        # are held to what the board leaves off it.
+        off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
+        checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers,
+                                 off=off)
+        if off is not None:
+            off = consistent_off(on_board_counts(checkers), off)
         if self.stream:
             if self._tracker is None:
                 self._tracker = OcclusionTracker(field_map, profile, cfg.tracker)
@@ -87,7 +95,6 @@ class BoardReader:
                                checker_mask=checker_mask(checkers, field_map, frame.shape[:2]),
                                config=cfg.dice)
         cube = find_cube(frame, field_map, profile, cfg.cube)
-        off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
         return Observation(board_found=True, corners=calibration.corners,
                            points=checkers.points, bar=checkers.bar, off=off,
                            dice=dice, cube=cube, occluded=occlusion.occluded, t=t)
