@@ -413,7 +413,8 @@ def _plant_early(script: Script, plant: Plant, position: Position, play: Play,
 
 
 def frames(script: Script, *, fps: float = 10.0, hold: float = 1.5, seed: int = 0,
-           flicker: float = 0.05, hands: float = 0.3
+           flicker: float = 0.05, hands: float = 0.3,
+           starts: dict[Observation, float] | None = None,
            ) -> Iterator[Observation | ButtonInput | OperatorInput]:
     """A raw frame stream showing each of the script's stable states for ``hold`` seconds.
 
@@ -421,7 +422,9 @@ def frames(script: Script, *, fps: float = 10.0, hold: float = 1.5, seed: int = 
     probability ``hands``; within a state single frames flicker (a checker
     read on the wrong point, a die missed) with probability ``flicker``.
     Button presses and operator inputs come through in their place, timed
-    after the frames of the state before them.
+    after the frames of the state before them.  ``starts``, when given, is
+    filled with the time each state first appears (keyed by the observation
+    without its time), for measuring how long the referee took to decide.
     """
     rng = random.Random(seed)
     t = 0.0
@@ -438,9 +441,11 @@ def frames(script: Script, *, fps: float = 10.0, hold: float = 1.5, seed: int = 
                 t += dt
                 yield Observation(board_found=True, occluded=True, t=round(t, 3))
         count = max(1, round(hold * fps))
-        for _ in range(count):
+        for number in range(count):
             t += dt
             frame = replace(inp.observation, t=round(t, 3))
+            if starts is not None and number == 0:
+                starts[replace(inp.observation, t=None)] = frame.t or 0.0
             if rng.random() < flicker:
                 frame = _flickered(frame, rng)
             yield frame
