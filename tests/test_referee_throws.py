@@ -115,6 +115,8 @@ def test_a_void_throw_names_the_die_and_waits_for_the_rethrow(seating: Seating, 
     half = half_of(seating, DARK)
     void = dice(half)  # type: ignore[operator]
     script.stable(position, void)
+    voided, _ = run(Referee.new(), script.inputs)
+    assert voided.panel().call_blink == {"dark"} and voided.panel().message == "ROLL AGAIN"
     script.stable(position, void[:1])  # picking them up
     script.stable(position)
     script.throw(position, DARK, (4, 3), spot=2)
@@ -125,7 +127,7 @@ def test_a_void_throw_names_the_die_and_waits_for_the_rethrow(seating: Seating, 
     faulty = next(d for d in void if (d.side != half or not d.flat or d.on_checker))
     assert tail[0].data["die"]["value"] == faulty.value
     assert tail[1].data["dice"] == [4, 3]
-    assert referee.stage is Stage.PLAY
+    assert referee.stage is Stage.PLAY and not referee.panel().call_blink
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)

@@ -74,6 +74,8 @@ def panel(referee: "Referee") -> PanelState:
         steady = frozenset({_colour(colour_name(referee.call.mover.opponent))})
     if referee.stage is Stage.RESTORE:
         blink = frozenset({_colour(colour_name(game.turn))})
+    elif referee.void_by is not None:
+        blink = frozenset({_colour(colour_name(referee.void_by))})
     playing = referee.stage in (Stage.ROLL, Stage.PLAY, Stage.RESTORE)
     return PanelState(
         match_length=session.rules.length if isinstance(session, Match) else 0,

@@ -152,6 +152,8 @@ class Referee:
     """PLAY: the mover's dice as they lie on the board."""
     ignored: tuple[Die, ...] = ()
     """Dice of a void throw or a tied opening roll, waiting to be picked up."""
+    void_by: Player | None = None
+    """Whose void throw still lies on the board (their call light blinks)."""
     call: CallWindow | None = None
     undo_point: Snapshot | None = None
     """The session just before the last play was recorded (dice out), for the operator's undo."""
@@ -278,7 +280,7 @@ class Referee:
         if not self.ignored:
             return self
         kept = split_dice(observation.dice, self.ignored, self.settings.die_tolerance)[0]
-        return self if kept else replace(self, ignored=())
+        return self if kept else replace(self, ignored=(), void_by=None)
 
     def _reading(self, observation: Observation, out: "_Out") -> BoardReading | None:
         try:
@@ -363,7 +365,8 @@ class Referee:
         out.emit("reroll", None if thrower is None else colour_name(thrower),
                  reason=reason or fault.reason, die=die_json(fault.die), detail=fault.detail)
         out.beeps += 1
-        return replace(self, ignored=(*self.ignored, *dice), message="ROLL AGAIN")
+        return replace(self, ignored=(*self.ignored, *dice), message="ROLL AGAIN",
+                       void_by=thrower)
 
     # ROLL -----------------------------------------------------------------
 
@@ -455,7 +458,8 @@ class Referee:
                      die=die_json(fresh[0]),
                      detail=f"{colour_name(mover)} has not picked up the dice yet")
             out.beeps += 1
-            return replace(self, ignored=(*self.ignored, *fresh), message="ROLL AGAIN")
+            return replace(self, ignored=(*self.ignored, *fresh), message="ROLL AGAIN",
+                           void_by=mover.opponent)
         return self._final(observation, fresh, out)
 
     def _early_allowed(self, observation: Observation) -> bool:
