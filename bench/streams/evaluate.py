@@ -1,0 +1,68 @@
+"""Plan a set of sessions, make their streams, referee them and tally the results.
+
+Shared by the two benchmarks and the end-to-end test.  Sessions alternate
+the illegal-play mode (even seeds *players*, odd seeds *strict*) and cycle
+through money play, 1-point and 3-point matches, so every count is split
+fairly between the modes and the kinds of play.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from bench.streams.director import Direction, Director
+from bench.streams.referee import referee_events
+from bench.streams.scoring import Tally, score
+from bench.streams.store import StreamFiles, make_streams
+
+MATCH_LENGTHS = (0, 1, 3)
+
+
+def direction_of(seed: int, base: Direction | None = None) -> Direction:
+    """The direction of session ``seed``: its mode and match length, on ``base``'s rates."""
+    base = base or Direction()
+    return replace(base, mode="strict" if seed % 2 else "players",
+                   match_length=MATCH_LENGTHS[(seed // 2) % len(MATCH_LENGTHS)])
+
+
+def plan(games: int, first_seed: int, base: Direction | None = None) -> list[int]:
+    """Seeds from ``first_seed`` on until their sessions hold at least ``games`` games
+    (directing is cheap: no rendering)."""
+    seeds: list[int] = []
+    total = 0
+    seed = first_seed
+    while total < games:
+        truth = Director(seed, direction_of(seed, base)).run()[2]
+        total += len(truth.games)
+        seeds.append(seed)
+        seed += 1
+    return seeds
+
+
+def officiate(files: StreamFiles, hold: float | None = None,
+              explain: bool = True) -> tuple[str, Tally]:
+    """Referee one stream; (mode, tally)."""
+    truth = files.load_truth()
+    events = referee_events(files, truth, hold)
+    lines = files.read_lines() if explain else None
+    moments = files.load_moments() if explain else None
+    return truth.mode, score(truth, events, lines, moments)
+
+
+def run(games: int, first_seed: int, jobs: int, base: Direction | None = None,
+        hold: float | None = None,
+        log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True),
+        ) -> dict[str, Tally]:
+    """Tallies by mode (``strict``, ``players``) and ``all``."""
+    seeds = plan(games, first_seed, base)
+    log(f"{len(seeds)} sessions (seeds {seeds[0]}-{seeds[-1]}) for {games}+ games")
+    streams = make_streams(seeds, lambda s: direction_of(s, base), jobs)
+    tallies = {"strict": Tally(), "players": Tally(), "all": Tally()}
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for mode, tally in pool.map(lambda f: officiate(f, hold), streams):
+            tallies[mode].add(tally)
+            tallies["all"].add(tally)
+    return tallies

@@ -1,0 +1,343 @@
+"""The referee's events against the truth: faults caught, false calls, latencies.
+
+Events are matched to what really happened by player and time window:
+
+* a planted illegal play is *caught* when the referee judges that play
+  illegal (``play`` with ``legal: false``, or ``illegal_play``) between the
+  dice being picked up and the next throw; the mode's outcome is checked
+  too (strict: ``illegal_play``; players: ``call_upheld`` when the opponent
+  called, ``play_stands`` when not);
+* a planted void throw is caught by a ``reroll`` of the thrower while those
+  dice lie (the reason must match to count as right);
+* an early throw under an exception must *not* be voided, and must be
+  taken as the opponent's roll;
+* a *false call* is any ``illegal_play``, ``reroll`` or ``call_upheld`` no
+  planted fault explains; a legal play judged illegal (``play`` with
+  ``legal: false``) is counted apart, as a false verdict.
+
+Latency is measured from the truth's moments: a throw's dice at rest (the
+first frame of the resting dice, i.e. the last change) to its ``roll`` or
+``opening_roll``, and the dice picked up (the first frame without them) to
+the ``play``.  For every miss and false call the frame the referee acted on
+is compared with what the frame truly showed, so the report can say whether
+the vision misread it or the referee misjudged a true reading.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.streams.timeline import PlayTruth, ThrowTruth, Truth
+
+SLACK = 0.05
+"""Seconds an event may precede its truth moment (times are rounded to frames)."""
+PLAY_WINDOW = 8.0
+"""Seconds after the pick-up within which an illegal play must be judged."""
+
+
+@dataclass
+class Problem:
+    """A miss or a false call, with where to look."""
+
+    seed: int
+    t: float
+    kind: str
+    detail: str
+    vision: str = ""
+
+    def __str__(self) -> str:
+        text = f"seed {self.seed} t={self.t:.1f}: {self.kind}: {self.detail}"
+        return f"{text} [{self.vision}]" if self.vision else text
+
+
+@dataclass
+class Tally:
+    """Counts over any number of streams."""
+
+    streams: int = 0
+    games: int = 0
+    turns: int = 0
+    throws: int = 0
+    plays_judged: int = 0
+    illegal_planted: Counter[str] = field(default_factory=Counter)
+    illegal_caught: Counter[str] = field(default_factory=Counter)
+    outcome_right: int = 0
+    outcome_expected: int = 0
+    void_planted: Counter[str] = field(default_factory=Counter)
+    void_caught: Counter[str] = field(default_factory=Counter)
+    void_reason_wrong: int = 0
+    exceptions: Counter[str] = field(default_factory=Counter)
+    exceptions_kept: Counter[str] = field(default_factory=Counter)
+    false_calls: Counter[str] = field(default_factory=Counter)
+    false_verdicts: int = 0
+    warnings: Counter[str] = field(default_factory=Counter)
+    rolls_expected: int = 0
+    rolls_seen: int = 0
+    rolls_wrong_dice: int = 0
+    plays_expected: int = 0
+    plays_seen: int = 0
+    plays_wrong_move: int = 0
+    games_ended: int = 0
+    settle_latency: list[float] = field(default_factory=list)
+    pickup_latency: list[float] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name, value in other.__dict__.items():
+            mine = getattr(self, name)
+            if isinstance(mine, Counter):
+                mine.update(value)
+            elif isinstance(mine, list):
+                mine.extend(value)
+            else:
+                setattr(self, name, mine + value)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def summary(values: list[float]) -> tuple[float, float, float]:
+    """Median, 95th percentile and maximum."""
+    if not values:
+        return float("nan"), float("nan"), float("nan")
+    return statistics.median(values), percentile(values, 0.95), max(values)
+
+
+class _Frames:
+    """The stream's observations and the truth's moments, to explain an event."""
+
+    def __init__(self, lines: Iterable[dict[str, Any]] | None,
+                 moments: list[dict[str, Any]] | None) -> None:
+        self.observations = [o for o in lines or () if "schema" in o]
+        self.moments = moments or []
+
+    def explain(self, t: float) -> str:
+        """Compare what the vision reported at ``t`` with the truth there."""
+        if not self.observations or not self.moments:
+            return ""
+        seen = None
+        for o in self.observations:
+            if o["t"] > t + 1e-6:
+                break
+            seen = o
+        truth = None
+        for m in self.moments:
+            if m["t"] > t + 1e-6:
+                break
+            truth = m
+        if seen is None or truth is None:
+            return ""
+        problems = []
+        for k in range(24):
+            got = [seen["points"][k]["light"], seen["points"][k]["dark"]]
+            if got != truth["points"][k]:
+                problems.append(f"point {k} {truth['points'][k]} read {got}")
+        bar = [seen["bar"]["light"], seen["bar"]["dark"]]
+        if bar != truth["bar"]:
+            problems.append(f"bar {truth['bar']} read {bar}")
+        want = sorted((tuple(d) for d in truth["dice"]), key=str)
+        got_dice = sorted(((d["value"], d["flat"], d["on_checker"], d["side"])
+                           for d in seen["dice"]), key=str)
+        if want != got_dice:
+            problems.append(f"dice {want} read {got_dice}")
+        if bool(seen["occluded"]) != bool(truth["occluded"]):
+            problems.append(f"occluded {truth['occluded']} read {seen['occluded']}")
+        where = f"{truth['label']} at {truth['t']:.1f}"
+        if problems:
+            return f"vision misread ({where}): " + "; ".join(problems)
+        return f"vision right ({where}): the referee or the stabiliser"
+
+
+def score(truth: Truth, events: list[dict[str, Any]],
+          lines: Iterable[dict[str, Any]] | None = None,
+          moments: list[dict[str, Any]] | None = None) -> Tally:
+    """Tally one stream."""
+    tally = Tally(streams=1, games=len(truth.games), turns=len(truth.plays),
+                  throws=len(truth.throws))
+    frames = _Frames(lines, moments)
+    used: set[int] = set()
+    seed = truth.seed
+
+    def find(names: tuple[str, ...], player: str | None, start: float, end: float,
+             **fields: Any) -> int | None:
+        for i, e in enumerate(events):
+            if i in used or e["event"] not in names:
+                continue
+            if player is not None and e.get("player") != player:
+                continue
+            if not start - SLACK <= e["t"] <= end:
+                continue
+            if any(e.get(k) != v for k, v in fields.items()):
+                continue
+            return i
+        return None
+
+    def problem(t: float, kind: str, detail: str) -> None:
+        tally.problems.append(Problem(seed, t, kind, detail, frames.explain(t)))
+
+    next_throw = _next_throw_times(truth)
+    for play in truth.plays:
+        _score_play(play, truth, events, next_throw, tally, find, used, problem)
+    for throw in truth.throws:
+        _score_throw(throw, truth, events, tally, find, used, problem)
+    for game in truth.games:
+        if find(("game_over",), None, 0.0, truth.duration + 10.0, winner=game.winner) \
+                is not None:
+            tally.games_ended += 1
+    for i, e in enumerate(events):
+        name = e["event"]
+        if name == "warning":
+            tally.warnings[str(e.get("reason"))] += 1
+        if name == "play":
+            tally.plays_judged += 1
+        if i in used:
+            continue
+        if name in ("illegal_play", "reroll", "call_upheld"):
+            reason = f" ({e.get('reason')})" if name == "reroll" else ""
+            tally.false_calls[name + reason] += 1
+            problem(e["t"], f"false {name}", f"{e.get('player')}{reason}: {e.get('detail', '')}"
+                    f"{e.get('reason', '') if name == 'illegal_play' else ''}")
+        elif name == "play" and e.get("legal") is False:
+            tally.false_verdicts += 1
+            problem(e["t"], "false illegal verdict", f"{e.get('player')} {e.get('move')}")
+    return tally
+
+
+def _next_throw_times(truth: Truth) -> dict[int, float]:
+    """For each play (by index), when the next throw came to rest (its call deadline)."""
+    out: dict[int, float] = {}
+    settled = sorted(t.t_settled for t in truth.throws)
+    for i, play in enumerate(truth.plays):
+        later = [t for t in settled if t > play.t_final]
+        out[i] = later[0] if later else truth.duration + 10.0
+    return out
+
+
+def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
+                next_throw: dict[int, float], tally: Tally, find: Any, used: set[int],
+                problem: Any) -> None:
+    index = truth.plays.index(play)
+    deadline = max(next_throw[index], play.t_final) + PLAY_WINDOW
+    if play.legal:
+        tally.plays_expected += 1
+        i = find(("play",), play.player, play.t_final, deadline, legal=True)
+        if i is None:
+            problem(play.t_final, "play not recorded",
+                    f"{play.player} {play.dice} {play.move or '(no move)'}")
+            return
+        used.add(i)
+        tally.plays_seen += 1
+        tally.pickup_latency.append(events[i]["t"] - play.t_final)
+        if events[i].get("move", "") != play.move:
+            tally.plays_wrong_move += 1
+            problem(events[i]["t"], "play recorded wrongly",
+                    f"{play.player} played {play.move}, recorded {events[i].get('move')}")
+        return
+    kind = play.mistake or "?"
+    tally.illegal_planted[kind] += 1
+    verdict = find(("play",), play.player, play.t_final, deadline, legal=False)
+    call = find(("illegal_play",), play.player, play.t_final, deadline)
+    if verdict is not None:
+        used.add(verdict)
+    if call is not None:
+        used.add(call)
+    if verdict is None and call is None:
+        problem(play.t_final, f"illegal play missed ({kind})",
+                f"{play.player} {play.dice}, nearest legal {play.move}")
+        return
+    tally.illegal_caught[kind] += 1
+    tally.outcome_expected += 1
+    if truth.mode == "strict":
+        ok = call is not None
+        if play.t_corrected is not None:
+            fixed = find(("play",), play.player, play.t_corrected, play.t_corrected + 8.0,
+                         legal=True)
+            if fixed is not None:
+                used.add(fixed)
+    elif play.called:
+        assert play.t_call is not None
+        upheld = find(("call_upheld",), None, play.t_call, play.t_call + 3.0)
+        ok = upheld is not None
+        if upheld is not None:
+            used.add(upheld)
+        if play.t_corrected is not None:
+            fixed = find(("play", "position_restored"), None, play.t_corrected,
+                         play.t_corrected + 8.0)
+            if fixed is not None and events[fixed]["event"] == "play":
+                used.add(fixed)
+    else:
+        stands = find(("play_stands",), play.player, play.t_final, deadline)
+        ok = stands is not None
+        if stands is not None:
+            used.add(stands)
+    if ok:
+        tally.outcome_right += 1
+    else:
+        problem(play.t_final, f"illegal play: wrong outcome ({truth.mode})",
+                f"{play.player} {kind} called={play.called}")
+
+
+def _score_throw(throw: ThrowTruth, truth: Truth, events: list[dict[str, Any]],
+                 tally: Tally, find: Any, used: set[int], problem: Any) -> None:
+    end = (throw.t_gone or throw.t_settled + 6.0) + 1.0
+    if throw.opening:
+        if throw.dice[0] == throw.dice[1]:
+            return
+        tally.rolls_expected += 1
+        i = find(("opening_roll",), None, throw.t_settled, throw.t_settled + 6.0)
+        if i is None:
+            problem(throw.t_settled, "opening roll not seen", f"{throw.dice}")
+            return
+        used.add(i)
+        tally.rolls_seen += 1
+        tally.settle_latency.append(events[i]["t"] - throw.t_settled)
+        seen = events[i].get("dice", {})
+        if (seen.get("light"), seen.get("dark")) != throw.dice:
+            tally.rolls_wrong_dice += 1
+            problem(events[i]["t"], "opening roll misread", f"{throw.dice} read {seen}")
+        return
+    if throw.void is not None:
+        tally.void_planted[throw.void] += 1
+        i = find(("reroll",), throw.player, throw.t_settled, end)
+        if i is None:
+            problem(throw.t_settled, f"void throw missed ({throw.void})",
+                    f"{throw.player} {throw.dice}")
+            return
+        used.add(i)
+        tally.void_caught[throw.void] += 1
+        if events[i].get("reason") != throw.void:
+            tally.void_reason_wrong += 1
+            problem(events[i]["t"], "void throw: wrong reason",
+                    f"{throw.void} called {events[i].get('reason')}")
+        return
+    if throw.exception is not None:
+        tally.exceptions[throw.exception] += 1
+        bad = find(("reroll",), throw.player, throw.t_settled, end)
+        if bad is not None:
+            used.add(bad)
+            problem(events[bad]["t"], f"early throw voided despite {throw.exception}",
+                    f"{throw.player} {throw.dice}")
+            return
+        tally.exceptions_kept[throw.exception] += 1
+    tally.rolls_expected += 1
+    i = find(("roll",), throw.player, throw.t_settled, throw.t_settled + 12.0)
+    if i is None:
+        problem(throw.t_settled, "roll not seen", f"{throw.player} {throw.dice}")
+        return
+    used.add(i)
+    tally.rolls_seen += 1
+    if throw.exception is None:
+        # An early throw is only taken once the mover's dice are up: no settling latency.
+        tally.settle_latency.append(events[i]["t"] - throw.t_settled)
+    if sorted(events[i].get("dice", [])) != sorted(throw.dice):
+        tally.rolls_wrong_dice += 1
+        problem(events[i]["t"], "roll misread", f"{throw.dice} read {events[i].get('dice')}")

@@ -1,0 +1,150 @@
+"""Streams on disk: made once per seed and code version, in parallel, reused after.
+
+A stream costs about a minute of rendering and reading per game, so streams
+are cached under ``.cache/referee-streams/`` (ignored by git), in a folder
+named by a hash of the code that makes them (the vision package, the rules
+and game engines, this package) and of the direction: changing any of those
+makes fresh streams, nothing else does.  Each stream is three files:
+
+* ``S.jsonl.gz``: the ``bgref referee --replay`` lines (gzip, because held
+  frames repeat);
+* ``S.truth.json``: the :class:`~.timeline.Truth` (throws, plays, games,
+  presses, settings);
+* ``S.moments.json.gz``: per moment, what the frame truly showed.
+
+Files are written to a temporary name and renamed, so an interrupted run
+never leaves a stream that looks complete.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import hashlib
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from bench.streams.camera import FilmStats, film
+from bench.streams.director import Direction, Director
+from bench.streams.timeline import Truth
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("BGREF_STREAM_CACHE") or ROOT / ".cache" / "referee-streams")
+SOURCES = ("vision", "controller/rules", "controller/game", "bench/streams/camera.py",
+           "bench/streams/director.py", "bench/streams/mistakes.py", "bench/streams/table.py",
+           "bench/streams/throws.py", "bench/streams/timeline.py")
+
+
+def code_version() -> str:
+    """A short hash of every source file the streams depend on."""
+    digest = hashlib.sha1()
+    for source in SOURCES:
+        where = ROOT / source
+        for path in sorted(where.rglob("*.py")) if where.is_dir() else [where]:
+            digest.update(str(path.relative_to(ROOT)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class StreamFiles:
+    """Where one stream lies, and what making it cost (zero when it came from the cache)."""
+
+    seed: int
+    lines: Path
+    truth: Path
+    moments: Path
+    frames: int = 0
+    renders: int = 0
+    seconds: float = 0.0
+
+    def load_truth(self) -> Truth:
+        return Truth.from_json(json.loads(self.truth.read_text()))
+
+    def read_lines(self) -> Iterator[dict[str, Any]]:
+        with gzip.open(self.lines, "rt") as handle:
+            for line in handle:
+                yield json.loads(line)
+
+    def load_moments(self) -> list[dict[str, Any]]:
+        with gzip.open(self.moments, "rt") as handle:
+            data: list[dict[str, Any]] = json.load(handle)
+        return data
+
+
+def folder_for(direction: Direction, version: str | None = None) -> Path:
+    params = json.dumps(dataclasses.asdict(direction), sort_keys=True)
+    key = hashlib.sha1(params.encode()).hexdigest()[:8]
+    return CACHE / f"{version or code_version()}-{key}"
+
+
+def files_for(seed: int, direction: Direction, folder: Path | None = None) -> StreamFiles:
+    base = folder or folder_for(direction)
+    return StreamFiles(seed, base / f"{seed}.jsonl.gz", base / f"{seed}.truth.json",
+                       base / f"{seed}.moments.json.gz")
+
+
+def make_stream(seed: int, direction: Direction, folder: Path | None = None) -> StreamFiles:
+    """The stream of session ``seed``, from the cache or made now."""
+    files = files_for(seed, direction, folder)
+    if files.lines.exists() and files.truth.exists() and files.moments.exists():
+        return files
+    files.lines.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    director = Director(seed, direction)
+    moments, presses, truth = director.run()
+    labels: list[dict[str, Any]] = []
+    stats = FilmStats()
+    tmp = files.lines.with_suffix(f".tmp{os.getpid()}")
+    with gzip.open(tmp, "wt", compresslevel=5) as handle:
+        for line in film(director.table, seed, moments, presses, direction.fps, labels, stats,
+                         as_is=direction.as_is):
+            handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    moments_tmp = files.moments.with_suffix(f".tmp{os.getpid()}")
+    with gzip.open(moments_tmp, "wt", compresslevel=5) as handle:
+        json.dump(labels, handle, separators=(",", ":"))
+    truth_tmp = files.truth.with_suffix(f".tmp{os.getpid()}")
+    truth_tmp.write_text(json.dumps(truth.to_json(), indent=None))
+    os.replace(tmp, files.lines)
+    os.replace(moments_tmp, files.moments)
+    os.replace(truth_tmp, files.truth)
+    return dataclasses.replace(files, frames=stats.frames, renders=stats.renders,
+                               seconds=time.perf_counter() - start)
+
+
+def _make(job: tuple[int, Direction, Path]) -> StreamFiles:
+    return make_stream(*job)
+
+
+def make_streams(seeds: Iterable[int], direction_of: Any, jobs: int = 1,
+                 progress: bool = True) -> list[StreamFiles]:
+    """Every stream (``direction_of(seed)`` directs each), ``jobs`` processes at a time,
+    in seed order."""
+    version = code_version()
+    work = [(seed, direction_of(seed), folder_for(direction_of(seed), version))
+            for seed in seeds]
+    out: dict[int, StreamFiles] = {}
+    if jobs <= 1:
+        results: Iterable[StreamFiles] = map(_make, work)
+    else:
+        pool = get_context("spawn").Pool(jobs)
+        results = pool.imap_unordered(_make, work)
+    try:
+        for files in results:
+            out[files.seed] = files
+            if progress and files.renders:
+                print(f"  stream {files.seed}: {files.renders} renders, {files.frames} frames, "
+                      f"{files.seconds:.0f} s ({len(out)}/{len(work)})", file=sys.stderr,
+                      flush=True)
+    finally:
+        if jobs > 1:
+            pool.close()
+            pool.join()
+    return [out[seed] for seed, _, _ in work]
