@@ -44,6 +44,7 @@ from vision.occlusion.appearance import (
     explained,
     lab8,
     learn_appearance,
+    lit,
     surface_geometry,
     weighted,
 )
@@ -316,9 +317,19 @@ def analyse(prepared: Prepared, appearance: FieldAppearance | None,
     if appearance is None:
         appearance = learn_appearance(prepared.lab8, prepared.geometry, prepared.checkers,
                                       config.appearance)
-    raw = (~explained(prepared.lab, prepared.geometry, appearance, config.appearance)
-           & ~prepared.checkers & prepared.area)
-    return Analysis(prepared, appearance, open_mask(raw, prepared.lab.shape[1], config), raw)
+    known = explained(prepared.lab, prepared.geometry, appearance, config.appearance)
+    surface = prepared.area & ~prepared.checkers
+    raw = ~known & surface
+    width = prepared.lab.shape[1]
+    unexplained = open_mask(raw, width, config)
+    # The opening only removes pixels, so only those it keeps can matter: the lit test
+    # (glare, shading) runs on them alone.
+    glare = lit(prepared.field, unexplained, known & surface, prepared.geometry, appearance,
+                config.appearance)
+    if glare.any():
+        raw &= ~glare
+        unexplained = open_mask(raw, width, config)
+    return Analysis(prepared, appearance, unexplained, raw)
 
 
 def open_mask(mask: Mask, width: int, config: OcclusionConfig) -> Mask:
