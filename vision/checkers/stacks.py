@@ -84,11 +84,13 @@ class StackConfig:
     prefix_sigma: float = 0.035
     """Spread of row checkers' phases about their slots (hand placement, the measured
     spacing), in slots."""
-    prefix_evidence: float = 3.0
+    prefix_evidence: float = 2.5
     """Least log-likelihood gain (in units of ``prefix_sigma``) of "the run from the rail
     is a layer" over "all are in the row"."""
     prefix_gap: float = 0.07
     """Least difference of the run's mean phase and the rest's."""
+    prefix_doubt: float = 0.02
+    """Plausibility of the count without a layer found as a run (for the totals)."""
     prefix_most: float = 0.35
     """Checkers with a phase beyond this (a half shift) are on a layer by ``phase`` alone
     and take no part in the run test."""
@@ -178,15 +180,20 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     higher = ((phases >= config.phase) & (row >= config.min_row)
               & (slots <= row - 1 + config.overhang))
     cover = np.zeros(len(slots)) if covered is None else np.asarray(covered, dtype=np.float64)
-    if config.prefix and row >= config.min_row:
-        higher |= _prefix_layer(slots, cover, higher, config)
+    added = 0
+    if config.prefix and row >= config.doubt_row:
+        run = _prefix_layer(slots, cover, higher, config) & ~higher
+        added = int(run.sum())
+        higher |= run
     if covered is not None and higher.any():
         higher |= _over_higher(slots, cover, higher, config)
     on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
     hidden = tuple(k for k in range(row) if k not in on_row)
     count = row + _higher_count(slots[higher], config)
-    return Stack(count, row, tuple(bool(h) for h in higher), hidden,
-                 _alternatives(slots, phases, higher, row, count, config))
+    alternatives = _alternatives(slots, phases, higher, row, count, config)
+    if added:
+        alternatives += ((count - added, config.prefix_doubt),)
+    return Stack(count, row, tuple(bool(h) for h in higher), hidden, alternatives)
 
 
 def _alternatives(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.float64],
@@ -223,37 +230,41 @@ def _prefix_layer(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float6
     A layer starts at the rail and runs on without a gap, so its checkers
     are the *first* ones of the stack seen from above, and they all stand a
     little further out than the rest of the row, by the same shift.  Of the
-    uncovered checkers in slot order (the farthest always in the row), the
-    run from the rail whose phases part best from the rest is taken as a
+    uncovered checkers in slot order (and the farthest, always in the row),
+    the run from the rail whose phases part best from the rest is taken as a
     layer when the split explains the phases far better than one row does
     (a gain in log-likelihood of ``prefix_evidence``, the row's phases spread
-    by ``prefix_sigma``) and the two means lie ``prefix_gap`` apart.
-    Checkers standing a half shift out are a layer by their phase alone and
-    are left out of the test.
+    by ``prefix_sigma``) and the two means lie ``prefix_gap`` apart.  A
+    checker already on a layer by its phase ends a run that must be a layer:
+    every checker on top nearer the rail lies on that layer too.  Checkers
+    standing a half shift out are a layer by their phase alone and take no
+    part.
     """
     signed = slots - np.rint(slots)
-    use = (covered <= config.uncovered) & ~(higher & (np.abs(signed) > config.prefix_most))
-    order = [i for i in np.argsort(slots, kind="stable") if use[i]]
-    out = np.zeros(len(slots), dtype=bool)
-    if len(order) < 3:
-        return out
     far = int(np.argmax(slots))
+    half = higher & (np.abs(signed) > config.prefix_most)
+    use = ((covered <= config.uncovered) & ~half) | (np.arange(len(slots)) == far)
+    order = [int(i) for i in np.argsort(slots, kind="stable") if use[i]]
+    out = np.zeros(len(slots), dtype=bool)
+    n = len(order)
+    if n < 2:
+        return out
     values = signed[order]
-    n = len(values)
+    known = [k + 1 for k, i in enumerate(order) if higher[i] and not half[i]]
+    least = max(known, default=0)
+    sigma2 = 2.0 * config.prefix_sigma ** 2
     total = float(((values - values.mean()) ** 2).sum())
-    best_k, best_gain = 0, 0.0
-    for k in range(1, n):
-        if order[k - 1] == far:
-            break
+    best_k, best_gain = least, config.prefix_evidence if least == 0 else -np.inf
+    for k in range(max(least, 1), n):
         head, tail = values[:k], values[k:]
-        if head.mean() - tail.mean() < config.prefix_gap:
+        if k > least and head.mean() - tail.mean() < config.prefix_gap:
             continue
         split = float(((head - head.mean()) ** 2).sum() + ((tail - tail.mean()) ** 2).sum())
-        gain = (total - split) / (2.0 * config.prefix_sigma ** 2)
+        gain = (total - split) / sigma2
         if gain > best_gain:
             best_k, best_gain = k, gain
-    if best_gain >= config.prefix_evidence:
-        out[order[:best_k]] = True
+    out[order[:best_k]] = True
+    out[far] = False
     return out
 
 
