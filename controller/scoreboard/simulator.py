@@ -90,6 +90,15 @@ class SimulatedBoard:
             tmp.replace(self.link)
         return self.path
 
+    def reboot(self) -> None:
+        """The firmware starts afresh on the same pty (a watchdog reset that
+        the host's USB stack did not notice)."""
+        with self._lock:
+            if self._fds is None:
+                raise RuntimeError("the simulated board is unplugged")
+            self.firmware = firmware_main.Firmware(PtyPort(self._fds[0]), self.display,
+                                                   self.clock)
+
     def unplug(self) -> None:
         with self._lock:
             fds, self._fds = self._fds, None
