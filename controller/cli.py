@@ -297,6 +297,38 @@ def referee_command(replay: str | None, camera: str | None, config: str | None,
         vision_config=vision_config, max_frames=max_frames))
 
 
+@main.command("scoreboard")
+@click.option("--simulate", is_flag=True,
+              help="Run the scoreboard's firmware on a pty here and draw its display.")
+@click.option("--port", "port", metavar="DEVICE",
+              help="A real scoreboard (e.g. /dev/scoreboard): send a test state, report the link.")
+@click.option("--link", "link", metavar="PATH",
+              help="--simulate: also make PATH a symlink to the pty (like /dev/scoreboard).")
+@click.option("--demo", "feed_demo", is_flag=True,
+              help="--simulate: feed the board a cycle of sample states from a link here.")
+@click.option("--duration", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="--simulate: stop after this long (default: until Ctrl-C).")
+@click.option("--message", default="TEST", show_default=True,
+              help="--port: the message shown with the test state (at most 16 ASCII).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=5.0, show_default=True,
+              help="--port: seconds to wait for the board's acknowledgement.")
+@click.option("--hold", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="--port: keep the link up this many seconds after the test.")
+def scoreboard_command(simulate: bool, port: str | None, link: str | None, feed_demo: bool,
+                       duration: float | None, message: str, timeout: float,
+                       hold: float) -> None:
+    """The serial scoreboard: simulate it (--simulate) or check a real one (--port)."""
+    from controller.commands import scoreboard
+
+    if simulate == (port is not None):
+        raise click.UsageError("give either --simulate or --port DEVICE")
+    if simulate:
+        scoreboard.simulate(link, duration, feed_demo)
+    else:
+        assert port is not None
+        scoreboard.check_port(port, message, timeout, hold)
+
+
 @main.command("install")
 @click.option("--dry-run", is_flag=True, help="Print what would be done; change nothing.")
 @click.option("--root", "root", default="/", show_default=True,
