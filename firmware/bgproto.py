@@ -22,16 +22,21 @@ VERSION = 1
 
 HELLO = 0x01
 """Host -> board: version (1) and session (2); the board answers with a HELLO
-carrying its own version, the same session and the host hello's sequence."""
+carrying its own version, the same session, an epoch (2) and the host hello's
+sequence.  The epoch is the board's: new at every session it takes up, and
+carried by every STATE and TEXT after, so a frame from any earlier session,
+however it comes back, cannot be taken for a current one."""
 ACK = 0x02
 """Board -> host: the sequence number being acknowledged, no payload."""
 STATE = 0x03
-"""Host -> board: everything the scoreboard shows (see :func:`encode_state`)."""
+"""Host -> board: epoch (2), then everything the scoreboard shows
+(see :func:`encode_state`)."""
 HEARTBEAT = 0x04
 """Both ways, once a second when nothing else is sent; the board's carries the
 session it knows (0 before any hello), so the host notices a rebooted board."""
 TEXT = 0x05
-"""Host -> board: an extra page of up to 16 ASCII characters (empty: none)."""
+"""Host -> board: epoch (2), then an extra page of up to 16 ASCII characters
+(empty: none)."""
 
 RELIABLE = (HELLO, STATE, TEXT)
 """Types the host repeats until acknowledged."""
@@ -308,8 +313,10 @@ def decode_state(payload: "bytes | bytearray") -> Board:
     )
 
 
-def encode_hello(version: int, session: int) -> bytes:
-    return bytes((version & 0xFF,)) + _u16(session)
+def encode_hello(version: int, session: int, epoch: "int | None" = None) -> bytes:
+    """The host's hello has no epoch; the board's answer has one."""
+    data = bytes((version & 0xFF,)) + _u16(session)
+    return data if epoch is None else data + _u16(epoch)
 
 
 def decode_hello(payload: "bytes | bytearray") -> "tuple[int, int]":
@@ -318,6 +325,25 @@ def decode_hello(payload: "bytes | bytearray") -> "tuple[int, int]":
     if len(payload) < 3:
         raise ProtocolError("hello payload too short")
     return payload[0], (payload[1] << 8) | payload[2]
+
+
+def hello_epoch(payload: "bytes | bytearray") -> int:
+    """The epoch in the board's answer to a hello."""
+    if len(payload) < 5:
+        raise ProtocolError("the answer to a hello has no epoch")
+    return (payload[3] << 8) | payload[4]
+
+
+def scoped(epoch: int, payload: "bytes | bytearray") -> bytes:
+    """A STATE or TEXT payload: the epoch first."""
+    return _u16(epoch) + bytes(payload)
+
+
+def unscope(payload: "bytes | bytearray") -> "tuple[int, bytes]":
+    """(epoch, the rest) of a STATE or TEXT payload."""
+    if len(payload) < 2:
+        raise ProtocolError("payload has no epoch")
+    return (payload[0] << 8) | payload[1], bytes(payload[2:])
 
 
 def decode_text(payload: "bytes | bytearray") -> str:

@@ -6,9 +6,9 @@ shims (a pty for the port, a fake clock, a ``machine`` whose SPI is
 recorded or drawn in the terminal).
 
 What it guarantees: a state is shown only from a frame whose CRC is right,
-which belongs to the session the host opened with a hello of the same
-protocol version, and whose sequence number is newer than the last one
-shown; so a damaged, replayed or stale frame can never put a wrong number
+which carries the epoch this board gave the host's current session (opened
+with a hello of the same protocol version), and whose sequence number is
+newer than the last one shown; so a damaged, replayed or stale frame can never put a wrong number
 on the display.  Without a valid frame from the host for three seconds it
 says NO LINK, in turns with the last score it was given.
 """
@@ -44,7 +44,8 @@ def version_notice(host_version: int) -> str:
 class Firmware:
     """The whole firmware, one :meth:`step` at a time."""
 
-    def __init__(self, port: "Port", display: "Display", clock: "Clock") -> None:
+    def __init__(self, port: "Port", display: "Display", clock: "Clock",
+                 epoch: int = 0) -> None:
         self.port = port
         self.display = display
         self.clock = clock
@@ -56,6 +57,10 @@ class Firmware:
         """The host's session, from its hello; 0 until one arrives."""
         self.retired: list[int] = []
         """Sessions that have ended, newest last (at most RETIRED_SESSIONS)."""
+        self.epoch = epoch & 0xFFFF
+        """Moves on with every session taken up; states must carry the current one.
+        Start it at a random value, so a board that rebooted cannot meet its
+        previous life's epochs again."""
         self.last_seq = 0
         self.host_version = bgproto.VERSION
         self.started = clock.now()
@@ -105,7 +110,9 @@ class Firmware:
             self._retire()
             self.session = session
             self.last_seq = frame.seq
-        self._send(bgproto.HELLO, frame.seq, bgproto.encode_hello(bgproto.VERSION, session))
+            self.epoch = (self.epoch + 1) & 0xFFFF
+        self._send(bgproto.HELLO, frame.seq,
+                   bgproto.encode_hello(bgproto.VERSION, session, self.epoch))
 
     def _retire(self) -> None:
         if self.session:
@@ -114,15 +121,16 @@ class Firmware:
         self.session = 0
 
     def _update(self, frame: "Frame", now: int) -> None:
-        if self.session == 0:
-            self.rejected += 1
+        epoch, payload = bgproto.unscope(frame.payload)
+        if self.session == 0 or epoch != self.epoch:
+            self.rejected += 1  # not ours: a session before this one, or none yet
             return
         self.last_heard = now
         if bgproto.seq_newer(frame.seq, self.last_seq):
             if frame.kind == bgproto.STATE:
-                self.board = bgproto.decode_state(frame.payload)
+                self.board = bgproto.decode_state(payload)
             else:
-                self.text = bgproto.decode_text(frame.payload)
+                self.text = bgproto.decode_text(payload)
             self.last_seq = frame.seq
         self._send(bgproto.ACK, frame.seq, b"")
 
@@ -229,8 +237,10 @@ def pico_main() -> None:  # pragma: no cover - runs on the Pico only
     display = make_display(machine)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
+    import os
+
     firmware = Firmware(UsbPort(sys.stdin.buffer, sys.stdout.buffer, poller), display,
-                        TicksClock(time))
+                        TicksClock(time), epoch=int.from_bytes(os.urandom(2), "big"))
     watchdog = machine.WDT(timeout=5000)
     while True:
         firmware.step()

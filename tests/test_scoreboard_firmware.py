@@ -2,8 +2,8 @@
 test moves: no sleeps."""
 
 from firmware import bgproto
-from firmware.bgproto import Board, encode_frame, encode_hello, encode_state
-from firmware.main import REINIT_MS, Firmware
+from firmware.bgproto import Board, encode_frame, encode_hello, encode_state, scoped
+from firmware.main import REINIT_MS, RETIRED_SESSIONS, Firmware
 from tests.scoreboard_fakes import FakeClock, FirmwarePort, PageDisplay
 
 SCORE_3_5 = Board(match_length=7, score_light=3, score_dark=5, turn=bgproto.LIGHT)
@@ -12,11 +12,15 @@ SCORE_4_5 = Board(match_length=7, score_light=4, score_dark=5, turn=bgproto.DARK
 PAGE_4_5 = "L  4d.  5P 7 -  1"
 
 
+EPOCH = 0x10
+"""The rig's firmware starts here; its first session gets 0x11, the next 0x12."""
+
+
 def rig() -> tuple[Firmware, FirmwarePort, PageDisplay, FakeClock]:
     clock = FakeClock()
     port = FirmwarePort()
     display = PageDisplay()
-    return Firmware(port, display, clock), port, display, clock
+    return Firmware(port, display, clock, epoch=EPOCH), port, display, clock
 
 
 def at(firmware: Firmware, clock: FakeClock, t: int) -> str:
@@ -30,8 +34,8 @@ def hello(port: FirmwarePort, seq: int, session: int, version: int = bgproto.VER
     port.inbox += encode_frame(bgproto.HELLO, seq, encode_hello(version, session))
 
 
-def state(port: FirmwarePort, seq: int, board: Board) -> bytes:
-    wire = encode_frame(bgproto.STATE, seq, encode_state(board))
+def state(port: FirmwarePort, seq: int, board: Board, epoch: int = EPOCH + 1) -> bytes:
+    wire = encode_frame(bgproto.STATE, seq, scoped(epoch, encode_state(board)))
     port.inbox += wire
     return wire
 
@@ -41,7 +45,8 @@ def test_hello_then_state_shows_the_score_and_acknowledges() -> None:
     assert at(firmware, clock, 0) == "     HELLO"
     hello(port, 10, session=0x4242)
     at(firmware, clock, 5)
-    assert port.frames() == [bgproto.Frame(bgproto.HELLO, 10, b"\x01\x42\x42")]
+    # version 1, the session, the epoch
+    assert port.frames() == [bgproto.Frame(bgproto.HELLO, 10, b"\x01\x42\x42\x00\x11")]
     state(port, 11, SCORE_3_5)
     assert at(firmware, clock, 10) == PAGE_3_5
     assert port.frames() == [bgproto.Frame(bgproto.ACK, 11, b"")]
@@ -84,7 +89,8 @@ def test_replayed_and_repeated_states_are_acknowledged_never_shown_again() -> No
     assert at(firmware, clock, 0) == PAGE_4_5
     port.frames()
     port.inbox += old  # a replay of the older state
-    port.inbox += encode_frame(bgproto.STATE, 102, encode_state(SCORE_3_5))  # same seq again
+    port.inbox += encode_frame(bgproto.STATE, 102,  # same seq again
+                               scoped(EPOCH + 1, encode_state(SCORE_3_5)))
     assert at(firmware, clock, 10) == PAGE_4_5
     assert port.frames() == [bgproto.Frame(bgproto.ACK, 101, b""),
                              bgproto.Frame(bgproto.ACK, 102, b"")]
@@ -97,14 +103,13 @@ def test_a_replayed_hello_does_not_reopen_old_states() -> None:
     old_state = state(port, 2, SCORE_3_5)
     at(firmware, clock, 0)
     hello(port, 3, session=6)  # the host restarted its session
-    state(port, 4, SCORE_4_5)
+    state(port, 4, SCORE_4_5, epoch=EPOCH + 2)
     at(firmware, clock, 10)
     port.frames()
     hello(port, 1, session=5)  # replays of the first session
     port.inbox += old_state
     assert at(firmware, clock, 20) == PAGE_4_5
-    # no answer to the old hello; the old state is only acknowledged as a repeat
-    assert [(f.kind, f.seq) for f in port.frames()] == [(bgproto.ACK, 2)]
+    assert port.frames() == []  # no answer to the old hello, the old state not ours
     assert firmware.session == 6
 
 
@@ -122,8 +127,8 @@ def test_version_mismatch_is_shown_and_states_refused() -> None:
     state(port, 2, SCORE_3_5)
     assert at(firmware, clock, 0) == f" HOST V{bgproto.VERSION + 1} FW V{bgproto.VERSION}"
     frames = port.frames()
-    assert frames[0] == bgproto.Frame(bgproto.HELLO, 1,
-                                      encode_hello(bgproto.VERSION, 3))
+    assert frames[0].kind == bgproto.HELLO and frames[0].seq == 1
+    assert bgproto.decode_hello(frames[0].payload) == (bgproto.VERSION, 3)
     assert all(frame.kind != bgproto.ACK for frame in frames)
     assert firmware.board is None
 
@@ -134,10 +139,12 @@ def test_content_errors_with_a_good_crc_are_refused() -> None:
     state(port, 2, SCORE_3_5)
     bad = bytearray(encode_state(SCORE_4_5))
     bad[7] = 9  # cube exponent out of range
-    port.inbox += encode_frame(bgproto.STATE, 3, bytes(bad))
+    port.inbox += encode_frame(bgproto.STATE, 3, scoped(EPOCH + 1, bytes(bad)))
     port.inbox += encode_frame(0x7E, 4, b"?")
+    state(port, 5, SCORE_4_5, epoch=EPOCH)  # an epoch not this session's
+    port.inbox += encode_frame(bgproto.STATE, 6, b"\x00")  # no room for an epoch
     assert at(firmware, clock, 0) == PAGE_3_5
-    assert firmware.rejected == 2
+    assert firmware.rejected == 4
 
 
 def test_heartbeat_every_second_carries_the_session() -> None:
@@ -162,3 +169,21 @@ def test_display_is_set_up_again_every_ten_seconds_and_redrawn() -> None:
     assert display.inits == 1
     # redrawn though the page is the same: init blanked the digits
     assert display.shown[shown:] == ["    NO LINK"]
+
+
+def test_old_states_stay_dead_even_when_their_session_is_forgotten() -> None:
+    firmware, port, _, clock = rig()
+    hello(port, 1, session=5)
+    old_state = state(port, 2, SCORE_3_5)
+    at(firmware, clock, 0)
+    seq = 3
+    for session in range(6, 6 + RETIRED_SESSIONS + 1):  # session 5 drops off the list
+        hello(port, seq, session=session)
+        seq += 1
+    state(port, seq, SCORE_4_5, epoch=EPOCH + 2 + RETIRED_SESSIONS)
+    assert at(firmware, clock, 10) == PAGE_4_5
+    assert 5 not in firmware.retired
+    hello(port, 1, session=5)  # the first session's hello comes back, and is taken up...
+    port.inbox += old_state  # ...but its state carries an epoch long gone
+    assert at(firmware, clock, 20) == PAGE_4_5
+    assert firmware.board == SCORE_4_5

@@ -99,6 +99,8 @@ class ScoreboardLink:
         """Why the link is not up, in words for the operator; None when up."""
         self.firmware_version: int | None = None
         self.session = 0
+        self.epoch = 0
+        """The board's epoch for our session, from its answer to our hello."""
         self._hello_seq = -1
         self._next_open = clock()
         self._last_heard = 0
@@ -133,8 +135,8 @@ class ScoreboardLink:
         with self._lock:
             self._text = text
             if self.status is LinkStatus.UP:
-                self._guarded(lambda: self._sender.send(bgproto.TEXT, text.encode(),
-                                                        self._clock()))
+                self._guarded(lambda: self._sender.send(
+                    bgproto.TEXT, bgproto.scoped(self.epoch, text.encode()), self._clock()))
 
     @property
     def acknowledged(self) -> bool:
@@ -186,6 +188,11 @@ class ScoreboardLink:
             self._last_heard = now
             self._sender.acknowledged(frame.seq)
             self.firmware_version = version
+            if version == bgproto.VERSION:
+                try:
+                    self.epoch = bgproto.hello_epoch(frame.payload)
+                except bgproto.ProtocolError:
+                    return
             if version != bgproto.VERSION:
                 self._set_status(LinkStatus.VERSION_MISMATCH, (
                     f"the scoreboard's firmware speaks protocol version {version}, this bgref "
@@ -195,7 +202,8 @@ class ScoreboardLink:
             self._set_status(LinkStatus.UP, None)
             self._send_board(now)
             if self._text:
-                self._sender.send(bgproto.TEXT, self._text.encode(), now)
+                self._sender.send(bgproto.TEXT, bgproto.scoped(self.epoch, self._text.encode()),
+                                  now)
         elif frame.kind == bgproto.ACK:
             self._last_heard = now
             if self._sender.pending_kind == bgproto.STATE and self._sender.acknowledged(frame.seq):
@@ -212,7 +220,8 @@ class ScoreboardLink:
         if self._board is None:
             return
         self._in_flight = self._board
-        self._sender.send(bgproto.STATE, bgproto.encode_state(self._board), now)
+        self._sender.send(bgproto.STATE,
+                          bgproto.scoped(self.epoch, bgproto.encode_state(self._board)), now)
 
     def _hello(self, now: int) -> None:
         self.session = (self._new_session() & 0xFFFF) or 1

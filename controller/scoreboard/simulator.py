@@ -14,6 +14,7 @@ import os
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,13 +57,15 @@ class SimulatedBoard:
     """A Pico with its display, plugged into a pty until :meth:`unplug`."""
 
     def __init__(self, link: str | Path | None = None, clock: "Clock | None" = None,
-                 step_s: float = 0.002) -> None:
+                 step_s: float = 0.002,
+                 epoch_source: "Callable[[], int] | None" = None) -> None:
         self.chain = Max7219Chain(modules=2)
         self.machine = MachineShim(self.chain)
         self.display = firmware_main.make_display(self.machine)
         self.clock: Clock = clock if clock is not None else WallClock()
         self.link = Path(link) if link is not None else None
         self.step_s = step_s
+        self._epoch = epoch_source or (lambda: int.from_bytes(os.urandom(2), "big"))
         self._lock = threading.Lock()
         self.firmware: firmware_main.Firmware | None = None
         self._fds: tuple[int, int] | None = None
@@ -79,7 +82,8 @@ class SimulatedBoard:
             self._fds = (master, slave)
             self.path = os.ttyname(slave)
             if restart or self.firmware is None:
-                self.firmware = firmware_main.Firmware(PtyPort(master), self.display, self.clock)
+                self.firmware = firmware_main.Firmware(PtyPort(master), self.display, self.clock,
+                                                       epoch=self._epoch())
             else:
                 self.firmware.port = PtyPort(master)
         if self.link is not None:
@@ -97,7 +101,7 @@ class SimulatedBoard:
             if self._fds is None:
                 raise RuntimeError("the simulated board is unplugged")
             self.firmware = firmware_main.Firmware(PtyPort(self._fds[0]), self.display,
-                                                   self.clock)
+                                                   self.clock, epoch=self._epoch())
 
     def unplug(self) -> None:
         with self._lock:
