@@ -249,6 +249,12 @@ def learn_appearance(lab: Image, geometry: SurfaceGeometry, ignore: Mask,
     return FieldAppearance(found, _to_bgr(found, config))
 
 
+def appearance_bgr(appearance: FieldAppearance) -> tuple[tuple[float, float, float], ...]:
+    """The surface colours in BGR (an appearance built without them: lightness weight 0.5
+    assumed)."""
+    return appearance.bgr or _to_bgr(appearance.colours, AppearanceConfig())
+
+
 def _to_bgr(colours: tuple[tuple[float, float, float], ...],
             config: AppearanceConfig) -> tuple[tuple[float, float, float], ...]:
     """Weighted-Lab colours back in BGR."""
@@ -324,7 +330,7 @@ def lit(field: Image, candidates: Mask, known: Mask, geometry: SurfaceGeometry,
     at = np.flatnonzero(candidates)
     if len(at) == 0:
         return out
-    bgr = appearance.bgr or _to_bgr(appearance.colours, AppearanceConfig())
+    bgr = appearance_bgr(appearance)
     pixels = field.reshape(-1, 3)[at].astype(np.float32)
     allowed = geometry.allowed.reshape(-1, SURFACES)[at]
     best = np.full(len(at), np.inf, dtype=np.float32)
@@ -437,10 +443,14 @@ def _glare_continuous(field: Image, fitted: npt.NDArray[np.int8], vouching: Mask
     pixels next to it, since a glare rises across a patch.  Pixels with every channel at
     the sensor's ceiling say nothing (clipping hides how much light was added; with one
     or two channels clipped the others tell it).  A patch without enough known pixels on
-    both sides is not explained: nothing vouches for its glare.
+    both sides is not explained: nothing vouches for its glare.  Patches of a surface
+    that does not tell its glare (cream, white, grey: light and glare are one there)
+    are kept without a check: the model lets them only brighten and wash out, which a
+    hand does not do to them.
     """
     components = np.zeros(fitted.shape, dtype=np.int32)
     count = 1
+    surfaces = [0]
     for s in range(SURFACES):
         n, part = cv2.connectedComponents((fitted == s).view(np.uint8), connectivity=8,
                                           ltype=cv2.CV_32S)
@@ -448,6 +458,9 @@ def _glare_continuous(field: Image, fitted: npt.NDArray[np.int8], vouching: Mask
             np.add(components, part, out=components, where=part > 0)
             components[part > 0] += count - 1
             count += n - 1
+            surfaces += [s] * (n - 1)
+    patch_surface = np.array(surfaces, dtype=np.intp)
+    telling = _telling(bgr, config)
     kernel = np.ones((3, 3), dtype=np.uint8)
     grown = np.asarray(cv2.dilate(components.astype(np.float32), kernel))
     ring_at = np.flatnonzero(ring & (grown > 0))
@@ -476,5 +489,6 @@ def _glare_continuous(field: Image, fitted: npt.NDArray[np.int8], vouching: Mask
     outside = ring_sum / np.maximum(ring_n, 1)
     keep = ((ring_n >= config.lit_ring_pixels) & (rim_n >= config.lit_ring_pixels)
             & (inside - outside <= config.lit_glare_jump))
+    keep[1:] |= ~telling[patch_surface[1:]]
     keep[0] = False
     return np.asarray(keep[components])

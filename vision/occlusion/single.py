@@ -41,6 +41,7 @@ from vision.occlusion.appearance import (
     Image,
     Mask,
     SurfaceGeometry,
+    appearance_bgr,
     explained,
     lab8,
     learn_appearance,
@@ -107,6 +108,10 @@ class OcclusionConfig:
     (Cr 133-173) with the lower Cr bound raised: a cream field sits at Cr 132-134 and its
     shadows would be skin; the real hands measured Cr 150-165."""
     skin_min_y: int = 40
+    skin_board_margin: int = 6
+    """A board surface whose colour lies within this many Cr/Cb levels of the skin box
+    is skin-coloured itself (tan leather, brown wood, burgundy): skin there is no
+    evidence of a hand, so its pixels do not count toward a region's skin share."""
 
     def __post_init__(self) -> None:
         if self.width < 64:
@@ -245,13 +250,14 @@ def detect_occlusion(frame: Image, field_map: FieldMap, profile: BoardProfile,
     config = config or OcclusionConfig()
     prepared = prepare(frame, field_map, profile, checkers, config, own_circles=False)
     analysis = analyse(prepared, appearance, config)
-    result = judge(prepared, analysis.unexplained, field_map, profile, config)
+    result = judge(prepared, analysis.unexplained, field_map, profile, config,
+                   appearance=analysis.appearance)
     if not result.occluded or config.own_circles is None:
         return result
     discs = own_discs(prepared, result.field_mask, profile, config)
     unexplained = open_mask(analysis.raw & ~discs, prepared.lab.shape[1], config)
     return judge(replace(prepared, checkers=prepared.checkers | discs), unexplained, field_map,
-                 profile, config)
+                 profile, config, appearance=analysis.appearance)
 
 
 def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
@@ -324,8 +330,8 @@ def analyse(prepared: Prepared, appearance: FieldAppearance | None,
     unexplained = open_mask(raw, width, config)
     # The opening only removes pixels, so only those it keeps can matter: the lit test
     # (glare, shading) runs on them alone.
-    glare = lit(prepared.field, unexplained, known & surface, prepared.geometry, appearance,
-                config.appearance)
+    glare = lit(prepared.field, unexplained, known & ~prepared.checkers, prepared.geometry,
+                appearance, config.appearance)
     if glare.any():
         raw &= ~glare
         unexplained = open_mask(raw, width, config)
@@ -362,8 +368,12 @@ def _discs(circles: list[Circle], shape: tuple[int, ...], grow: float) -> Mask:
 
 
 def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: BoardProfile,
-          config: OcclusionConfig) -> OcclusionResult:
+          config: OcclusionConfig, *,
+          appearance: FieldAppearance | None = None) -> OcclusionResult:
     """Group candidate pixels into regions and decide.
+
+    ``appearance``: the surface colours, so that skin over a skin-coloured surface does
+    not count as skin (:func:`skin_surfaces`); without it every skin pixel counts.
 
     Every measure of a region (area, box, skin, rail contact, widest inscribed disc,
     points covered) is a per-label reduction over the candidate pixels, so the cost
@@ -385,7 +395,10 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
     np.minimum.at(low_y, label, ys)
     np.maximum.at(high_x, label, xs)
     np.maximum.at(high_y, label, ys)
-    skin = np.bincount(label, weights=_skin(prepared.field, config).ravel()[at], minlength=count)
+    skin_map = _skin(prepared.field, config)
+    if appearance is not None:
+        skin_map = skin_map & ~skin_surfaces(appearance, config)[prepared.labels]
+    skin = np.bincount(label, weights=skin_map.ravel()[at], minlength=count)
     at_rail = np.bincount(label, weights=prepared.layout.outer.ravel()[at], minlength=count) > 0
     inscribed = np.zeros(count, np.float32)
     np.maximum.at(inscribed, label,
@@ -421,6 +434,18 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
                                "checker areas: too small for a hand", tuple(regions), keep)
     return OcclusionResult(True, best.score, "; ".join(_describe(r) for r in hands),
                            tuple(regions), keep)
+
+
+def skin_surfaces(appearance: FieldAppearance, config: OcclusionConfig) -> npt.NDArray[np.bool_]:
+    """Which of the four surfaces are skin-coloured (within ``skin_board_margin`` of the
+    skin box, lightness left free)."""
+    bgr = np.clip(np.rint(np.array(appearance.bgr or appearance_bgr(appearance),
+                                   dtype=np.float64)), 0, 255).astype(np.uint8)
+    ycc = cv2.cvtColor(bgr.reshape(1, -1, 3), cv2.COLOR_BGR2YCrCb).reshape(-1, 3).astype(int)
+    m = config.skin_board_margin
+    cr, cb = ycc[:, 1], ycc[:, 2]
+    return np.asarray((cr >= config.skin_cr[0] - m) & (cr <= config.skin_cr[1] + m)
+                      & (cb >= config.skin_cb[0] - m) & (cb <= config.skin_cb[1] + m))
 
 
 def _skin(field: Image, config: OcclusionConfig) -> Mask:

@@ -137,17 +137,18 @@ class OcclusionTracker:
             moving = open_mask((_distance(lab, self._previous) > cfg.motion_threshold)
                                & prepared.area, lab.shape[1], cfg.single)
         self._previous = lab
-        result = self._judge(prepared, analysis.unexplained, away, moving)
+        result = self._judge(prepared, analysis.unexplained, away, moving,
+                             analysis.appearance)
         if result.occluded and cfg.single.own_circles is not None:
             discs = own_discs(prepared, result.field_mask, self.profile, cfg.single)
             prepared = replace(prepared, checkers=prepared.checkers | discs)
             unexplained = open_mask(analysis.raw & ~discs, lab.shape[1], cfg.single)
-            result = self._judge(prepared, unexplained, away, moving)
+            result = self._judge(prepared, unexplained, away, moving, analysis.appearance)
         still = bool(np.count_nonzero(moving) < cfg.still_area * prepared.checker_area)
         return self._remember(result, prepared, analysis.appearance, still=still)
 
     def _judge(self, prepared: Prepared, unexplained: Mask, away: Floats | None,
-               moving: Mask) -> OcclusionResult:
+               moving: Mask, appearance: FieldAppearance) -> OcclusionResult:
         """The verdict on the unexplained regions that changed since the background (all of
         them without one), with whatever moved."""
         cfg = self.config
@@ -158,7 +159,8 @@ class OcclusionTracker:
                                 & ~prepared.checkers & ~background.checkers,
                                 prepared.lab.shape[1], cfg.single)
             candidates = _regions_changed(candidates, changed, cfg.changed_share)
-        return judge(prepared, candidates | moving, self.field_map, self.profile, cfg.single)
+        return judge(prepared, candidates | moving, self.field_map, self.profile, cfg.single,
+                     appearance=appearance)
 
     def _remember(self, result: OcclusionResult, prepared: Prepared,
                   appearance: FieldAppearance, *, still: bool) -> OcclusionResult:
