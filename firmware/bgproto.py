@@ -10,7 +10,8 @@ A frame on the wire is COBS-encoded and ends with a 0x00 byte, so a receiver
 that joins mid-stream or sees garbage resynchronises at the next zero.  Decoded,
 it is ``type (1) | sequence (2, big-endian) | payload | CRC-16 (2)``, the CRC
 being CRC-16/CCITT-FALSE over everything before it.  The protocol's version
-travels in the hello exchange only; see ``docs`` in ``firmware/README.md``.
+travels in the hello exchange only.  firmware/README.md describes the
+exchange as a whole.
 """
 
 TYPE_CHECKING = False

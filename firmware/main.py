@@ -28,6 +28,10 @@ PIN_SCK = 18
 PIN_MOSI = 19
 PIN_CS = 17
 """GP18 (SPI0 SCK), GP19 (SPI0 TX) and GP17 (chip select); see README.md."""
+PIN_MAINTENANCE = 22
+"""GP22 held to ground at power-up: the firmware does not start, so the REPL
+(and mpremote) stays usable.  Needed because the running firmware turns
+Ctrl-C off: frames may contain 0x03."""
 SPI_BAUD = 1000000
 REINIT_MS = 10000
 """How often the display chips are set up again (see Max7219.init)."""
@@ -233,6 +237,9 @@ def pico_main() -> None:  # pragma: no cover - runs on the Pico only
     import machine  # type: ignore[import-not-found]
     import micropython  # type: ignore[import-not-found]
 
+    maintenance = machine.Pin(PIN_MAINTENANCE, machine.Pin.IN, machine.Pin.PULL_UP)
+    if maintenance.value() == 0:
+        return  # jumper on: leave the REPL to mpremote
     micropython.kbd_intr(-1)  # frames may hold 0x03: no Ctrl-C from the link
     display = make_display(machine)
     poller = select.poll()
