@@ -229,14 +229,9 @@ class TicksClock:
         return int(self._total)
 
 
-def pico_main() -> None:  # pragma: no cover - runs on the Pico only
-    import select
-    import sys
-    import time
-
-    import machine  # type: ignore[import-not-found]
-    import micropython  # type: ignore[import-not-found]
-
+def run(machine: "Any", micropython: "Any", select: "Any", sys: "Any", time: "Any",
+        urandom: "Any") -> None:
+    """The Pico's main loop, given its modules (the tests give stand-ins)."""
     maintenance = machine.Pin(PIN_MAINTENANCE, machine.Pin.IN, machine.Pin.PULL_UP)
     if maintenance.value() == 0:
         return  # jumper on: leave the REPL to mpremote
@@ -244,15 +239,25 @@ def pico_main() -> None:  # pragma: no cover - runs on the Pico only
     display = make_display(machine)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
-    import os
-
     firmware = Firmware(UsbPort(sys.stdin.buffer, sys.stdout.buffer, poller), display,
-                        TicksClock(time), epoch=int.from_bytes(os.urandom(2), "big"))
+                        TicksClock(time), epoch=int.from_bytes(urandom(2), "big"))
     watchdog = machine.WDT(timeout=5000)
     while True:
         firmware.step()
         watchdog.feed()
-        time.sleep_ms(5)  # type: ignore[attr-defined]
+        time.sleep_ms(5)
+
+
+def pico_main() -> None:  # pragma: no cover - runs on the Pico only
+    import os
+    import select
+    import sys
+    import time
+
+    import machine  # type: ignore[import-not-found]
+    import micropython  # type: ignore[import-not-found]
+
+    run(machine, micropython, select, sys, time, os.urandom)
 
 
 if __name__ == "__main__":  # pragma: no cover

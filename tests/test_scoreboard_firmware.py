@@ -1,9 +1,19 @@
 """The firmware's behaviour (firmware/main.py) under CPython, with a clock the
 test moves: no sleeps."""
 
+import pytest
+
 from firmware import bgproto
 from firmware.bgproto import Board, encode_frame, encode_hello, encode_state, scoped
-from firmware.main import REINIT_MS, RETIRED_SESSIONS, Firmware
+from firmware.main import (
+    PIN_MAINTENANCE,
+    REINIT_MS,
+    RETIRED_SESSIONS,
+    Firmware,
+    TicksClock,
+    UsbPort,
+    run,
+)
 from tests.scoreboard_fakes import FakeClock, FirmwarePort, PageDisplay
 
 SCORE_3_5 = Board(match_length=7, score_light=3, score_dark=5, turn=bgproto.LIGHT)
@@ -187,3 +197,164 @@ def test_old_states_stay_dead_even_when_their_session_is_forgotten() -> None:
     port.inbox += old_state  # ...but its state carries an epoch long gone
     assert at(firmware, clock, 20) == PAGE_4_5
     assert firmware.board == SCORE_4_5
+
+
+class FakeTicks:
+    """MicroPython's time: ticks_ms wraps at 2**30, ticks_diff undoes the wrap."""
+
+    PERIOD = 1 << 30
+
+    def __init__(self, start: int) -> None:
+        self.ms = start
+        self.slept = 0
+
+    def ticks_ms(self) -> int:
+        return self.ms % self.PERIOD
+
+    def ticks_diff(self, later: int, earlier: int) -> int:
+        half = self.PERIOD // 2
+        return ((later - earlier + half) % self.PERIOD) - half
+
+    def sleep_ms(self, ms: int) -> None:
+        self.slept += ms
+        self.ms += ms
+
+
+def test_ticks_clock_runs_on_past_the_wrap() -> None:
+    ticks = FakeTicks(start=(1 << 30) - 1000)
+    clock = TicksClock(ticks)
+    readings = []
+    for _ in range(5):
+        ticks.ms += 600
+        readings.append(clock.now())
+    assert readings == [600, 1200, 1800, 2400, 3000]  # straight through 2**30
+
+
+class Stdin:
+    def __init__(self, data: bytes) -> None:
+        self.data = bytearray(data)
+        self.buffer = self
+
+    def read(self, size: int) -> bytes:
+        chunk = bytes(self.data[:size])
+        del self.data[:size]
+        return chunk
+
+
+class Poller:
+    POLLIN = 1
+
+    def __init__(self, stream: Stdin) -> None:
+        self.stream = stream
+        self.registered: list[tuple[object, int]] = []
+
+    def register(self, stream: object, mask: int) -> None:
+        self.registered.append((stream, mask))
+
+    def poll(self, timeout: int) -> list[int]:
+        assert timeout == 0, "the firmware must never block on the port"
+        return [1] if self.stream.data else []
+
+
+def test_usb_port_reads_what_is_there_without_blocking() -> None:
+    stdin = Stdin(b"\x01" * 100)
+    out = FirmwarePort()
+    port = UsbPort(stdin, out, Poller(stdin))
+    sizes = [len(port.read()) for _ in range(4)]
+    assert sizes == [39, 39, 22, 0]  # at most a frame's worth (39 bytes) per step
+    port.write(b"abc")
+    assert out.sent == b"abc"
+
+
+class StopRunError(Exception):
+    """Ends the endless main loop from the watchdog."""
+
+
+class FakeMachine:
+    """The Pico's machine module: pins, SPI (recorded) and a watchdog that
+    ends the test's run after a number of feeds."""
+
+    def __init__(self, maintenance_level: int, feeds: int) -> None:
+        self.spi_writes: list[bytes] = []
+        self.watchdog: list[int] = []
+        self.feeds_left = feeds
+        machine = self
+
+        class Pin:
+            IN, OUT, PULL_UP = 0, 1, 2
+
+            def __init__(self, pin: int, mode: int = -1, pull: int = -1,
+                         value: int | None = None) -> None:
+                self.pin = pin
+                self.level = maintenance_level if pin == PIN_MAINTENANCE else (value or 0)
+
+            def value(self, level: int | None = None) -> int:
+                if level is not None:
+                    self.level = level
+                return self.level
+
+        class SPI:
+            def __init__(self, bus: int, **settings: object) -> None:
+                pass
+
+            def write(self, data: bytes) -> None:
+                machine.spi_writes.append(bytes(data))
+
+        class WDT:
+            def __init__(self, timeout: int) -> None:
+                machine.watchdog.append(timeout)
+
+            def feed(self) -> None:
+                machine.feeds_left -= 1
+                if machine.feeds_left == 0:
+                    raise StopRunError
+
+        self.Pin, self.SPI, self.WDT = Pin, SPI, WDT
+
+
+class FakeMicropython:
+    def __init__(self) -> None:
+        self.kbd_intr_calls: list[int] = []
+
+    def kbd_intr(self, char: int) -> None:
+        self.kbd_intr_calls.append(char)
+
+
+class FakeSys:
+    def __init__(self, stdin: Stdin) -> None:
+        self.stdin = stdin
+        self.stdout = self
+        self.buffer = FirmwarePort()
+
+
+class FakeSelect:
+    POLLIN = 1
+
+    def __init__(self, stdin: Stdin) -> None:
+        self.poller = Poller(stdin)
+
+    def poll(self) -> Poller:
+        return self.poller
+
+
+def test_pico_main_loop_answers_the_host_and_feeds_the_watchdog() -> None:
+    stdin = Stdin(encode_frame(bgproto.HELLO, 1, encode_hello(bgproto.VERSION, 0x99)))
+    machine, micropython = FakeMachine(maintenance_level=1, feeds=50), FakeMicropython()
+    system, ticks = FakeSys(stdin), FakeTicks(start=0)
+    with pytest.raises(StopRunError):
+        run(machine, micropython, FakeSelect(stdin), system, ticks, lambda n: b"\x12\x34"[:n])
+    assert micropython.kbd_intr_calls == [-1]
+    assert machine.watchdog == [5000]
+    assert ticks.slept == 49 * 5
+    frames = system.buffer.frames()
+    assert frames[0] == bgproto.Frame(bgproto.HELLO, 1,
+                                      encode_hello(bgproto.VERSION, 0x99, 0x1235))
+    assert b"\x0c\x01\x0c\x01" in machine.spi_writes  # the display was switched on
+
+
+def test_maintenance_jumper_keeps_the_firmware_off() -> None:
+    stdin = Stdin(b"")
+    machine, micropython = FakeMachine(maintenance_level=0, feeds=1), FakeMicropython()
+    run(machine, micropython, FakeSelect(stdin), FakeSys(stdin), FakeTicks(0), lambda n: b"")
+    assert micropython.kbd_intr_calls == [] and machine.spi_writes == []
+    assert machine.watchdog == []
