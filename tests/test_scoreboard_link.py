@@ -193,3 +193,28 @@ def _drain(fd: int) -> bytes:
             break
         data += chunk
     return data
+
+
+def test_text_page_goes_with_the_score_and_survives_a_replug(rig: Rig) -> None:
+    rig.board.plug()
+    rig.link.show(PANEL_A)
+    rig.link.show_text("REF CHECK")
+    rig.until(lambda: rig.board.firmware is not None and rig.board.firmware.text == "REF CHECK",
+              500, "text delivered")
+    rig.board.unplug()
+    rig.until(lambda: rig.link.status is LinkStatus.DISCONNECTED, 500, "unplug noticed")
+    rig.board.plug(restart=True)
+    rig.until(lambda: rig.board.firmware is not None and rig.board.firmware.text == "REF CHECK",
+              2500, "text resent after replugging")
+    seen = set()
+    for _ in range(700):  # 3.5 s: both pages come round
+        rig.step()
+        seen.add(rig.board.text())
+    assert seen == {PAGE_A, "   REF CHECK"}
+
+
+def test_text_that_cannot_be_shown_is_refused_clearly(rig: Rig) -> None:
+    with pytest.raises(bgproto.ProtocolError, match="at most 16 printable ASCII"):
+        rig.link.show_text("SEVENTEEN LETTERS")
+    with pytest.raises(bgproto.ProtocolError, match="at most 16 printable ASCII"):
+        rig.link.show_text("CAFÉ")

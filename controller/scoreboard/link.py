@@ -131,7 +131,9 @@ class ScoreboardLink:
 
     def show_text(self, text: str) -> None:
         """An extra page of up to 16 ASCII characters; "" removes it."""
-        bgproto.decode_text(text.encode("ascii", "replace"))  # refuses what cannot be shown
+        if len(text) > bgproto.MESSAGE_LENGTH or not bgproto.is_ascii_text(text):
+            raise bgproto.ProtocolError(
+                f"scoreboard text {text!r}: at most 16 printable ASCII characters")
         with self._lock:
             self._text = text
             if self.status is LinkStatus.UP:
