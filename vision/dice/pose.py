@@ -1,24 +1,33 @@
 """Flat or cocked, from one overhead image rectified to the board plane.
 
 Under the board homography a flat die's top face is parallel to the field,
-so in the rectified field image it is a square of the expected size with
-round pips on a square grid.  A cocked die (leaning on a checker, the rail
-or the other die) turns its top face away: the pips look squashed, the grid
-shrinks along the tilt, and the die's body shows a side face, so its outline
-grows into a rectangle or parallelogram.  Each cue is one threshold here;
-any one of them failing calls the die cocked.
+so in the rectified field image it is a square with round pips on a square
+grid.  A cocked die (leaning on a checker, the rail or the other die) turns
+its top face away: the pips look squashed, the grid shrinks along the tilt,
+and the die shows the face it tipped up, so its outline grows into a
+rectangle or parallelogram.
+
+Perspective shows side faces of flat dice too: a camera 70 cm above the
+board sees the sides of a die near the rail turned toward the point below
+it (the nadir), up to two fifths of a die edge wide.  So the body may be
+longer toward the nadir, and only toward it, by what perspective allows
+there (:func:`perspective_reach`), and the side faces found by their pips
+(:mod:`.sides`) must be turned toward the nadir and no wider than that.
+Each cue is one threshold here; any one of them failing calls the die
+cocked.
 """
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.dice.faces import Face
-from vision.dice.pips import Gray
+from vision.dice.pips import Gray, Pip
+from vision.dice.sides import SideConfig, side_faces, side_pips
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +72,22 @@ class PoseConfig:
     nadir_cone: float = 30.0
     """Degrees between the body's long axis and the direction to the nadir
     within which the body's extra length counts as perspective."""
+    away_limit: float = -0.1
+    """A side face whose outward normal is turned from the direction to the nadir
+    by more than a right angle (cosine below this) is one no flat die shows."""
+    away_min_pips: int = 2
+    """Pips a side face turned away must show to count: a single sliver there is as
+    often the dark bevel along the top face's edge, or a checker's rim beyond it."""
+    band_margin: float = 0.25
+    """A side face toward the nadir may look this many die edges wider than the
+    perspective reach allows before it is called a tipped-up face.  The reach
+    assumes the camera's nadir below the image centre and ``camera_height``;
+    a camera mounted otherwise sees more: a flat die on the real board frames
+    (a broadcast camera, keystoned) shows a side 0.35 die edges wide where the
+    assumptions allow 0.16.  The band is also read from pips a few pixels
+    across.  (Renders: 0.15 finds a third more cocked dice at the same false
+    alarms, but calls that real die cocked.)"""
+    sides: SideConfig = field(default_factory=SideConfig)
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
@@ -86,7 +111,7 @@ class Pose:
 
 def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig(), *,
            nadir: tuple[float, float] | None = None,
-           field_pixels: float | None = None) -> Pose:
+           field_pixels: float | None = None, pips: list[Pip] | None = None) -> Pose:
     """Flat or cocked, for a face found in a rectified field image whose
     dice are ``die_pixels`` wide when flat.  ``nadir`` (the point below the
     camera, pixels of ``gray``) and ``field_pixels`` (the field's width
@@ -105,6 +130,10 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     squareness = _squareness(face)
     if squareness is not None and squareness < config.min_squareness:
         reasons.append(f"pip grid not square ({squareness:.2f})")
+    if nadir is not None and field_pixels is not None:
+        around = side_pips(gray, face, config.sides) if pips is None else pips
+        reasons.extend(_side_reasons(face, around, nadir, die_pixels / field_pixels,
+                                     field_pixels, config))
     aspect, size, fill, toward = _body(gray, face, die_pixels, config)
     if aspect is not None and size is not None and fill is not None:
         reach = 0.0
@@ -131,6 +160,26 @@ def perspective_reach(distance: float, die: float, camera_height: float) -> floa
     if camera_height <= die:
         raise ValueError("the camera must be higher than a die")
     return distance / (camera_height - die)
+
+
+def _side_reasons(face: Face, pips: list[Pip], nadir: tuple[float, float], die: float,
+                  field_pixels: float, config: PoseConfig) -> list[str]:
+    """Why the side faces seen beside ``face`` are not a flat die's (none when they are)."""
+    nx, ny = nadir[0] - face.center[0], nadir[1] - face.center[1]
+    distance = math.hypot(nx, ny)
+    if distance == 0.0:
+        return []
+    nx, ny = nx / distance, ny / distance
+    reach = perspective_reach(distance / field_pixels, die, config.camera_height)
+    reasons = []
+    for side in side_faces(face, pips, config.sides):
+        cos = side.normal[0] * nx + side.normal[1] * ny
+        if cos < config.away_limit and side.pips >= config.away_min_pips:
+            reasons.append(f"a side face turned from the camera shows ({side.pips} pips)")
+        elif cos >= config.away_limit and side.band > max(cos, 0.0) * reach + config.band_margin:
+            reasons.append(f"a side face {side.band:.2f} die edges wide "
+                           f"(perspective: {max(cos, 0.0) * reach:.2f})")
+    return reasons
 
 
 def _toward_nadir(face: Face, toward: tuple[float, float, float],
