@@ -33,6 +33,8 @@ from bench.streams.table import Table
 from bench.streams.timeline import Moment, Press, Shot
 from vision.calibration import Calibration
 from vision.camera.base import Still
+from vision.config import VisionConfig
+from vision.motion import MotionConfig
 from vision.observation import Observation
 from vision.pipeline import BoardReader
 from vision.synth.render import render
@@ -78,12 +80,20 @@ class ReleasingReader(BoardReader):
         return super().read(frame, t=t, still=still)
 
 
+DIE_GATE = MotionConfig(changed_share=0.0001)
+"""A motion gate that notices a die.  The default gate wants 0.2 % of its 160-pixel-wide
+thumbnail changed (29 pixels); two dice coming to rest change about a dozen, so a throw
+onto a still board is not read until the gate's ``max_skipped`` re-read, 3 s later at 10
+frames a second.  0.01 % (two thumbnail pixels) still ignores sensor noise, which the
+thumbnail averages away."""
+
+
 class Camera:
     """Renders shots (remembering the last few) and reads frames through one BoardReader."""
 
     def __init__(self, table: Table, seed: int, keep: int = 6, *, as_is: bool = False) -> None:
-        """``as_is``: read with :class:`BoardReader` itself rather than
-        :class:`ReleasingReader`."""
+        """``as_is``: read with :class:`BoardReader` and the vision's default settings
+        rather than :class:`ReleasingReader` and :data:`DIE_GATE`."""
         self.table = table
         self.as_is = as_is
         self.noise = np.random.default_rng([seed, 17])
@@ -110,8 +120,11 @@ class Camera:
             height, width = frame.shape[:2]
             calibration = Calibration(corners, "manual", (width, height),
                                       profile=self.table.base.profile)
-            kind = BoardReader if self.as_is else ReleasingReader
-            self.reader = kind(calibration=calibration, stream=True)
+            if self.as_is:
+                self.reader = BoardReader(calibration=calibration, stream=True)
+            else:
+                self.reader = ReleasingReader(VisionConfig(motion=DIE_GATE),
+                                              calibration=calibration, stream=True)
         seen = truth.observation.to_json()
         label = {"points": [[c["light"], c["dark"]] for c in seen["points"]],
                  "bar": [seen["bar"]["light"], seen["bar"]["dark"]],

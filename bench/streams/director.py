@@ -22,6 +22,7 @@ opponent presses *call* after some illegal plays and lets others stand; in
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -72,7 +73,8 @@ class Direction:
 
     fps: float = 10.0
     as_is: bool = False
-    """Film with the pipeline's own stream reader, unpatched (see ``camera.ReleasingReader``)."""
+    """Film with the pipeline's own stream reader and default settings (see
+    ``camera.ReleasingReader`` and ``camera.DIE_GATE`` for what the default films with)."""
     mode: Literal["strict", "players"] = "players"
     match_length: int = 0
     """0: one money game."""
@@ -96,6 +98,15 @@ class Direction:
     held_rate: float = 0.15
     """A checker lifted and held off the board for a moment (boards without a tray)."""
     pickup_hand_rate: float = 0.25
+    voids: tuple[VoidReason, ...] = VOIDS
+    """The void throws to plant (early throws apart)."""
+    max_turns: int | None = None
+    """Short games: after this many turns the player on roll resigns, and it is accepted."""
+    style: tuple[str, str, str] | None = None
+    """Board, checker and dice style by name (``vision.synth.styles``); None draws them."""
+    overhead: bool = False
+    """A camera straight above the board filling 95 % of the frame, and 16 mm dice (the
+    easiest set-up a club would mount); otherwise drawn like the vision's test scenes."""
 
 
 @dataclass
@@ -111,6 +122,7 @@ class _Stage:
     t: float = 0.0
     moments: list[Moment] = field(default_factory=list)
     presses: list[Press] = field(default_factory=list)
+    withdraw: Callable[[], bool] = lambda: True
 
     def shot(self, hands: tuple[HandPose, ...] = ()) -> Shot:
         return Shot(self.board, self.dice, self.table.cube(self.cube_value, self.cube_owner),
@@ -119,15 +131,15 @@ class _Stage:
     def hold(self, seconds: float, label: str, hands: tuple[HandPose, ...] = ()) -> float:
         """Show the table as it is for ``seconds`` (whole frames); returns the start time.
 
-        Hands do not vanish: after a moment with hands comes a frame of the
-        arms withdrawing beyond the field's edge toward their owners, blurred,
-        as a camera sees an arm leave.
+        Hands do not always vanish between two frames: after half the moments
+        with hands comes a frame of the arms withdrawing beyond the field's
+        edge toward their owners, blurred, as a camera sees an arm leave.
         """
         frames = max(1, round(seconds * self.fps))
         start = self.t
         self.moments.append(Moment(self.shot(hands), frames / self.fps, label))
         self.t += frames / self.fps
-        if hands:
+        if hands and self.withdraw():
             for step in (1,):
                 away = tuple(self.table.withdrawn(hand, step) for hand in hands)
                 self.moments.append(Moment(self.shot(away), 1.0 / self.fps, "withdrawing"))
@@ -154,13 +166,16 @@ class Director:
         home = phys.Side.RIGHT if self.rng.random() < 0.5 else phys.Side.LEFT
         bottom_player = self.light if bottom == "light" else self.light.opponent
         self.seating = phys.Seating(bottom_player, home)
-        table = Table.draw(self.np, bottom, tray=self.rng.random() < 0.5)
-        self.stage = _Stage(table, direction.fps, self._board(Position.initial()))
+        table = Table.draw(self.np, bottom, tray=self.rng.random() < 0.5,
+                           style=direction.style, overhead=direction.overhead)
+        self.stage = _Stage(table, direction.fps, self._board(Position.initial()),
+                            withdraw=lambda: self.rng.random() < 0.5)
         self.truth = Truth(seed, direction.mode, direction.match_length,
                            {"bottom": bottom, "home": home.value}, int(self.light),
                            style=table.base.describe()["style"])
         self.turn = 0
         self.game_no = 0
+        self.game_first_turn = 0
 
     # -- helpers ------------------------------------------------------------
 
@@ -221,6 +236,7 @@ class Director:
 
     def _game(self, match: Match) -> Match:
         self.game_no += 1
+        self.game_first_turn = self.turn
         game_no = self.game_no
         match = self._opening(match)
         while True:
@@ -324,12 +340,14 @@ class Director:
                     match = match.apply(Pass(player.opponent))
                     s.hold(self._u(0.5, 1.0), "passed")
                     return match
-            if self.rng.random() < self.d.resign_rate:
+            short = (self.d.max_turns is not None
+                     and self.turn - self.game_first_turn > self.d.max_turns)
+            if short or self.rng.random() < self.d.resign_rate:
                 level = self.rng.choice(list(ResignLevel))
                 s.press(self._u(0.3, 1.0), "resign", colour, level.name.lower())
                 match = match.apply(Resign(player, level))
                 s.hold(self._u(0.8, 1.5), "resignation offered")
-                if self.rng.random() < self.d.accept_resign_rate:
+                if short or self.rng.random() < self.d.accept_resign_rate:
                     s.press(0.0, "accept", other)
                     match = match.apply(AcceptResignation(player.opponent))
                     s.hold(self._u(0.5, 1.0), "resigned")
@@ -347,8 +365,8 @@ class Director:
         while True:
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
             void: VoidReason | None = None
-            if self.rng.random() < self.d.void_rate:
-                void = self.rng.choice(VOIDS)
+            if self.d.voids and self.rng.random() < self.d.void_rate:
+                void = self.rng.choice(self.d.voids)
             try:
                 saved = (s.dice, len(s.moments), s.t)
                 t_rest = self._throw(colour, dice, void)

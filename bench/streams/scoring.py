@@ -82,8 +82,10 @@ class Tally:
     plays_seen: int = 0
     plays_wrong_move: int = 0
     games_ended: int = 0
-    settle_latency: list[float] = field(default_factory=list)
-    pickup_latency: list[float] = field(default_factory=list)
+    settle_latency: list[tuple[float, int, float]] = field(default_factory=list)
+    """(seconds from the dice at rest to the roll event, seed, truth time)."""
+    pickup_latency: list[tuple[float, int, float]] = field(default_factory=list)
+    """(seconds from the dice picked up to the play event, seed, truth time)."""
     problems: list[Problem] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
@@ -236,7 +238,7 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
             return
         used.add(i)
         tally.plays_seen += 1
-        tally.pickup_latency.append(events[i]["t"] - play.t_final)
+        tally.pickup_latency.append((events[i]["t"] - play.t_final, truth.seed, play.t_final))
         if events[i].get("move", "") != play.move:
             tally.plays_wrong_move += 1
             problem(events[i]["t"], "play recorded wrongly",
@@ -299,7 +301,8 @@ def _score_throw(throw: ThrowTruth, truth: Truth, events: list[dict[str, Any]],
             return
         used.add(i)
         tally.rolls_seen += 1
-        tally.settle_latency.append(events[i]["t"] - throw.t_settled)
+        tally.settle_latency.append((events[i]["t"] - throw.t_settled, truth.seed,
+                                     throw.t_settled))
         seen = events[i].get("dice", {})
         if (seen.get("light"), seen.get("dark")) != throw.dice:
             tally.rolls_wrong_dice += 1
@@ -337,7 +340,8 @@ def _score_throw(throw: ThrowTruth, truth: Truth, events: list[dict[str, Any]],
     tally.rolls_seen += 1
     if throw.exception is None:
         # An early throw is only taken once the mover's dice are up: no settling latency.
-        tally.settle_latency.append(events[i]["t"] - throw.t_settled)
+        tally.settle_latency.append((events[i]["t"] - throw.t_settled, truth.seed,
+                                     throw.t_settled))
     if sorted(events[i].get("dice", [])) != sorted(throw.dice):
         tally.rolls_wrong_dice += 1
         problem(events[i]["t"], "roll misread", f"{throw.dice} read {events[i].get('dice')}")

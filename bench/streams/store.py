@@ -43,7 +43,13 @@ SOURCES = ("vision", "controller/rules", "controller/game", "bench/streams/camer
 
 
 def code_version() -> str:
-    """A short hash of every source file the streams depend on."""
+    """A short hash of every source file the streams depend on.
+
+    ``BGREF_STREAM_VERSION`` pins it instead (to referee streams made by an
+    earlier state of the code, e.g. while the vision changes under a long run)."""
+    pinned = os.environ.get("BGREF_STREAM_VERSION")
+    if pinned:
+        return pinned
     digest = hashlib.sha1()
     for source in SOURCES:
         where = ROOT / source

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from bench.streams.timeline import Board, Colour, Shot
 from vision.observation import Counts, CubePlace
 from vision.profile import TOURNAMENT, TrayProfile
+from vision.synth.camera import CameraPose
 from vision.synth.geometry import BoardGeometry
 from vision.synth.layout import CheckerSpot, checker_spots
 from vision.synth.scene import CubePlacement, HandPose, Scene
+from vision.synth.styles import BOARD_STYLES, CHECKER_STYLES, DICE_STYLES, Style
 
 Half = str
 SKINS = ((185, 205, 238), (150, 180, 225), (115, 150, 205), (90, 125, 180), (65, 90, 140))
@@ -45,12 +48,20 @@ class Table:
     arms: dict[str, Arm]
 
     @classmethod
-    def draw(cls, rng: np.random.Generator, bottom: Colour, tray: bool) -> Table:
-        """A random but ordinary set (the scene generator's style, camera and light)."""
+    def draw(cls, rng: np.random.Generator, bottom: Colour, tray: bool,
+             style: tuple[str, str, str] | None = None, overhead: bool = False) -> Table:
+        """A random but ordinary set (the scene generator's style, camera and light);
+        ``style`` names the board, checkers and dice instead of drawing them;
+        ``overhead`` mounts the camera straight above, the board filling the frame,
+        and takes 16 mm dice."""
         from vision.synth.generate import random_scene
 
+        chosen = None if style is None else _style(*style)
+        camera = CameraPose(height_mm=850.0, fill=0.95) if overhead else None
         base = random_scene(rng, tray="right" if tray else "none", dice=0, cube=False,
-                            hands=0, moves=0)
+                            hands=0, moves=0, style=chosen, camera=camera)
+        if overhead:
+            base = replace(base, dimensions=replace(base.dimensions, die_mm=16.0))
         if tray and rng.random() < 0.5:
             base = replace(base, profile=replace(TOURNAMENT, tray=TrayProfile("left")))
         # Checkers put down by hand do not jump about between frames: keep their
@@ -148,3 +159,15 @@ def count_of(counts: Counts, colour: Colour) -> int:
 def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
+
+
+def _style(board: str, checkers: str, dice: str) -> Style:
+    def named(items: tuple[Any, ...], name: str, what: str) -> Any:
+        for item in items:
+            if item.name == name:
+                return item
+        raise ValueError(f"no {what} style {name!r}: one of "
+                         f"{', '.join(i.name for i in items)}")
+
+    return Style(named(BOARD_STYLES, board, "board"), named(CHECKER_STYLES, checkers, "checker"),
+                 named(DICE_STYLES, dice, "dice"))

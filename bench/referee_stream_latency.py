@@ -1,0 +1,138 @@
+"""Decision latency on rendered streams: dice at rest or picked up, to the roll or play event.
+
+    .venv/bin/python bench/referee_stream_latency.py [--games 200] [--seed 0] [--jobs 1] [--fps 10]
+
+``bench/referee_latency.py`` measures the same on frames built from the
+truth (flicker drawn at random); this one uses the streams of
+``bench/referee_accuracy.py`` (same seeds, same cache: run after it, only the
+refereeing is repeated), rendered and read by the real pipeline, so the
+vision's own delays count too.  For every valid
+throw, the time from the first frame showing its dice at rest (the last
+change the camera saw) to the ``roll`` (or ``opening_roll``) event; for every
+legal play, the time from the first frame without the mover's dice to the
+``play`` event.  Both are stream times: they include the stabiliser's hold
+(0.3 s by default, ``--hold``), the frame interval and anything the vision
+adds (a stale reading until its motion gate looks again, a hand it still
+reports).  The referee's own computing time is measured apart: each stream is
+also fed through a :class:`~controller.referee.session.Session` with a
+journal on disk (SQLite, synchronous writes, as the kiosk runs it), timing
+the steps that announce a roll or a play.
+
+Goal: every decision under 0.5 s, the stabiliser's wait included.  The
+table gives median, 95th percentile and maximum, the slowest cases with
+their seed and time, and ``--check`` exits 1 when the maximum is 0.5 s or
+more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.streams.director import Direction
+from bench.streams.evaluate import direction_of, officiate, plan
+from bench.streams.referee import settings_for
+from bench.streams.scoring import Tally, summary
+from bench.streams.store import StreamFiles, make_streams
+
+GOAL = 0.5
+
+
+def compute_times(files: StreamFiles, hold: float | None) -> list[float]:
+    """Seconds the session took on each input that announced a roll or a play."""
+    from controller.referee.inputs import ButtonInput
+    from controller.referee.journal import Journal
+    from controller.referee.session import Session
+    from controller.referee.settings import settings_from_json
+    from vision.observation import Observation
+
+    truth = files.load_truth()
+    settings = settings_from_json(settings_for(truth, hold))
+    out: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="bgref-latency-") as tmp:
+        journal = Journal.open(Path(tmp) / "journal.sqlite")
+        try:
+            session = Session(journal, settings)
+            for line in files.read_lines():
+                start = time.perf_counter()
+                if "schema" in line:
+                    events = session.observe(Observation.from_json(line))
+                else:
+                    events = session.step(ButtonInput(line["t"], line["button"],
+                                                      line["player"], line.get("level")))
+                spent = time.perf_counter() - start
+                if any(e.event in ("roll", "opening_roll", "play") for e in events):
+                    out.append(spent)
+        finally:
+            journal.close()
+    return out
+
+
+def row(name: str, values: list[float]) -> str:
+    median, p95, worst = summary(values)
+    under = sum(v < GOAL for v in values)
+    share = f"{100.0 * under / len(values):.1f} %" if values else "-"
+    return (f"{name:<34} {len(values):>6} {median:>8.3f} {p95:>8.3f} {worst:>8.3f} "
+            f"{share:>9}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--fps", type=float, default=10.0)
+    parser.add_argument("--hold", type=float, default=None,
+                        help="the stabiliser's hold in seconds (default: the referee's, 0.3)")
+    parser.add_argument("--slowest", type=int, default=10)
+    parser.add_argument("--compute-streams", type=int, default=10,
+                        help="streams also timed in-process with a journal on disk")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args()
+    base = replace(Direction(), fps=args.fps)
+    seeds = plan(args.games, args.seed, base)
+    streams = make_streams(seeds, lambda s: direction_of(s, base), args.jobs)
+    total = Tally()
+    for files in streams:
+        total.add(officiate(files, args.hold, explain=False)[1])
+    compute: list[float] = []
+    for files in streams[:args.compute_streams]:
+        compute.extend(compute_times(files, args.hold))
+    settle = [v for v, _, _ in total.settle_latency]
+    pickup = [v for v, _, _ in total.pickup_latency]
+    print(f"Referee decision latency ({total.games} games in {total.streams} sessions, "
+          f"{args.fps:g} frames/s, hold {args.hold if args.hold is not None else 0.3} s)")
+    print()
+    print(f"{'from -> to (seconds)':<34} {'n':>6} {'median':>8} {'p95':>8} {'max':>8} "
+          f"{'< 0.5 s':>9}")
+    print(row("dice at rest -> roll", settle))
+    print(row("dice picked up -> play", pickup))
+    print(row("both", settle + pickup))
+    print(row("referee computing (per decision)", compute))
+    print()
+    print(f"not decided at all: {total.rolls_expected - total.rolls_seen} of "
+          f"{total.rolls_expected} rolls, {total.plays_expected - total.plays_seen} of "
+          f"{total.plays_expected} plays (see bench/referee_accuracy.py)")
+    slow = sorted([(v, s, t, "roll") for v, s, t in total.settle_latency]
+                  + [(v, s, t, "play") for v, s, t in total.pickup_latency], reverse=True)
+    print()
+    print(f"slowest {min(args.slowest, len(slow))}:")
+    for v, seed, t, what in slow[:args.slowest]:
+        print(f"  {v:6.2f} s  {what:<4} seed {seed} t={t:.1f}")
+    worst = max(settle + pickup, default=0.0)
+    met = worst < GOAL and bool(settle + pickup)
+    mean = statistics.fmean(settle + pickup) if settle + pickup else float("nan")
+    print()
+    print(f"mean {mean:.3f} s; goal (every decision < {GOAL} s): {'met' if met else 'MISSED'}")
+    return 1 if args.check and not met else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
