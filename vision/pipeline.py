@@ -61,8 +61,12 @@ class BoardReader:
         whole view for reading small dice (see :meth:`Camera.capture_high_res`)."""
         _check_frame(frame)
         if self.stream:
-            if not self._gate.changed(frame) and self._last is not None:
-                return replace(self._last, t=t)
+            # An occluded verdict is never carried over: the occlusion tracker releases
+            # only after several clear frames, and a still board after the hand has gone
+            # would otherwise stay "occluded" until the gate's next forced read.
+            last = self._last
+            if last is not None and not last.occluded and not self._gate.changed(frame):
+                return replace(last, t=t)
             observation = self._read(frame, t, still)
             self._last = observation
             return observation
