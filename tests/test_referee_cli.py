@@ -43,7 +43,7 @@ def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def match_lines(seed: int = 4, length: int = 3, seating: int = 1) -> tuple[Match, list[str]]:
+def match_lines(seed: int = 6, length: int = 2, seating: int = 1) -> tuple[Match, list[str]]:
     """A self-played match and its stream, one JSON line per stable state or button press."""
     match = selfplay_match(seed, length)
     script = script_match(match, SEATINGS[seating])
@@ -51,21 +51,23 @@ def match_lines(seed: int = 4, length: int = 3, seating: int = 1) -> tuple[Match
 
 
 @pytest.fixture(scope="module")
-def three_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Match, Path, Path]:
-    """A 3-point match's replay file and the settings it is played under."""
+def two_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Match, Path, Path]:
+    """A 2-point match's replay file and the settings it is played under: two games,
+    a double passed, a resignation."""
     folder = tmp_path_factory.mktemp("match")
     match, lines = match_lines()
+    assert len(match.games) == 2 and match.is_over
     replay = folder / "match.jsonl"
     replay.write_text("\n".join(lines) + "\n")
     config = folder / "referee.json"
-    config.write_text(json.dumps({"match_length": 3}))
+    config.write_text(json.dumps({"match_length": 2}))
     return match, replay, config
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(three_games: tuple[Match, Path, Path]) -> list[dict[str, Any]]:
+def uninterrupted(two_games: tuple[Match, Path, Path]) -> list[dict[str, Any]]:
     """The events of the whole replay in one run, journal in memory."""
-    _, replay, config = three_games
+    _, replay, config = two_games
     result = bgref("--replay", str(replay), "--config", str(config))
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
@@ -78,8 +80,8 @@ def expected_plays(match: Match) -> list[tuple[str, str]]:
 
 
 def test_replay_prints_the_contracts_events_for_a_whole_match(
-        three_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]]) -> None:
-    match, _, _ = three_games
+        two_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]]) -> None:
+    match, _, _ = two_games
     events = uninterrupted
     for event in events:
         assert isinstance(event["t"], float) and event["event"] in EVENTS
@@ -116,21 +118,21 @@ BAD_LINES = [
 
 
 def test_malformed_lines_are_reported_with_their_numbers_and_skipped(
-        three_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]],
+        two_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]],
         tmp_path: Path) -> None:
-    _, replay, config = three_games
+    _, replay, config = two_games
     lines = replay.read_text().splitlines()
     mixed: list[str] = []
     bad_numbers: list[tuple[int, str]] = []
     placed = 0
     for i, line in enumerate(lines):
-        if i % 97 == 50 and placed < len(BAD_LINES):
+        if i % 31 == 10 and placed < len(BAD_LINES):
             text, word = BAD_LINES[placed]
             placed += 1
             # Bad lines carry times inside the stream's so only their badness matters.
             mixed.append(text.replace('"t": 5', f'"t": {json.loads(line)["t"]}'))
             bad_numbers.append((len(mixed), word))
-        if i == 400:
+        if i == 200:
             mixed.append('{"t": 0.5, "button": "double", "player": "light"}')  # back in time
             bad_numbers.append((len(mixed), "back in time"))
             mixed.append("")  # blank lines are nothing
@@ -206,9 +208,9 @@ def history(journal: Path) -> list[dict[str, Any]]:
 
 
 def test_kill_9_mid_match_then_resume_continues_as_if_never_interrupted(
-        three_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]],
+        two_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]],
         tmp_path: Path) -> None:
-    _, replay, config = three_games
+    _, replay, config = two_games
     lines = replay.read_text().splitlines()
     journal = tmp_path / "journal.sqlite"
     process = subprocess.Popen(
@@ -338,9 +340,9 @@ def test_a_garbage_journal_is_refused_or_moved_aside_on_request(tmp_path: Path) 
 
 
 def test_history_and_export_read_the_journal(
-        three_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]],
+        two_games: tuple[Match, Path, Path], uninterrupted: list[dict[str, Any]],
         tmp_path: Path) -> None:
-    match, replay, config = three_games
+    match, replay, config = two_games
     journal = tmp_path / "j.sqlite"
     played = bgref("--replay", str(replay), "--config", str(config), "--journal", str(journal),
                    "--export", str(tmp_path / "during.mat"))
@@ -352,7 +354,7 @@ def test_history_and_export_read_the_journal(
     text = (tmp_path / "match.mat").read_text()
     assert text == (tmp_path / "during.mat").read_text()
     record = parse_mat(text)
-    assert record.length == 3 and len(record.games) == len(match.games)
+    assert record.length == 2 and len(record.games) == len(match.games) == 2
     moves = [e for g in record.games for e in g.events if isinstance(e, Move)]
     assert len(moves) == len(expected_plays(match))
     missing = bgref("--journal", str(tmp_path / "none.sqlite"), "--history")
@@ -361,7 +363,7 @@ def test_history_and_export_read_the_journal(
 
 
 def test_operator_corrections_are_journalled_and_survive_a_resume(tmp_path: Path) -> None:
-    _, lines = match_lines(seed=4, length=3)
+    _, lines = match_lines(seed=4, length=3)  # a 3-point match: the score can be set
     config = tmp_path / "referee.json"
     config.write_text(json.dumps({"match_length": 3}))
     first = tmp_path / "first.jsonl"
