@@ -47,7 +47,7 @@ def test_simulate_or_port_not_both() -> None:
 def test_simulate_demo_draws_the_display(tmp_path: Path) -> None:
     link = tmp_path / "sim"
     result = CliRunner().invoke(main, ["scoreboard", "--simulate", "--demo", "--link", str(link),
-                                       "--duration", "2"])
+                                       "--duration", "4"])
     assert result.exit_code == 0, result.output
     assert f"scoreboard simulator on {link} -> /dev/pts/" in result.output
     # the first demo state: 0-0 to 7 with ROLL, in turns with the score

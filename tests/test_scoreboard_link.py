@@ -44,7 +44,7 @@ class Rig:
         self.board.step()
         self.link.poll()
         self.clock.t += ms
-        time.sleep(0.0002)
+        time.sleep(0.001)  # real time for the kernel to carry the bytes across
 
     def until(self, condition: Callable[[], bool], limit_ms: int, what: str) -> int:
         """Steps until ``condition``; returns how many test milliseconds it took."""
