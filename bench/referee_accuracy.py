@@ -17,8 +17,11 @@ throws, plays judged, planted illegal plays caught / missed (by kind),
 planted void throws caught / missed (by reason), early throws under an
 exception correctly not voided, false calls (any ``illegal_play``, ``reroll``
 or ``call_upheld`` the truth does not contain), legal plays judged illegal,
-warnings.  Then every miss and false call with its seed and time, and
-whether the frame the referee acted on was misread by the vision.
+warnings, and how the vision read the dice of valid throws by face value.
+Then the first problem of each session (the root cause: after a missed roll
+the referee is out of step and what follows is knock-on) with its likely
+cause, and every miss and false call with its seed and time and whether the
+frame the referee acted on was misread by the vision.
 
 Goal: zero false calls and every planted fault caught.  ``--check`` exits 1
 when the goal is missed.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.streams.director import Direction
 from bench.streams.evaluate import run
-from bench.streams.scoring import Tally
+from bench.streams.scoring import Tally, first_problems
 
 
 def _ratio(caught: int, planted: int) -> str:
@@ -61,6 +65,10 @@ def table(tallies: dict[str, Tally]) -> list[str]:
     row("  recorded as another play", [str(t[m].plays_wrong_move) for m in modes])
     row("valid rolls seen", [_ratio(t[m].rolls_seen, t[m].rolls_expected) for m in modes])
     row("  dice misread", [str(t[m].rolls_wrong_dice) for m in modes])
+    for value in range(1, 7):
+        row(f"  dice showing {value} read right", [_ratio(t[m].dice_read[value],
+                                                          t[m].dice_shown[value])
+                                                   for m in modes])
     kinds = sorted(set().union(*(t[m].illegal_planted for m in modes)))
     row("illegal plays caught", [_ratio(sum(t[m].illegal_caught.values()),
                                         sum(t[m].illegal_planted.values())) for m in modes])
@@ -109,16 +117,27 @@ def main() -> int:
     parser.add_argument("--fps", type=float, default=10.0, help="camera frames per second")
     parser.add_argument("--problems", type=int, default=40,
                         help="how many misses and false calls to list")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="referee only the planned streams already in the cache")
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
     args = parser.parse_args()
     start = time.perf_counter()
-    tallies = run(args.games, args.seed, args.jobs, replace(Direction(), fps=args.fps))
+    tallies = run(args.games, args.seed, args.jobs, replace(Direction(), fps=args.fps),
+                  cached_only=args.cached_only)
     print(f"Referee accuracy on rendered streams ({args.fps:g} frames/s, seeds from "
           f"{args.seed}; {time.perf_counter() - start:.0f} s)")
     print()
     for line in table(tallies):
         print(line)
     problems = tallies["all"].problems
+    first = first_problems(problems)
+    print()
+    print(f"First problem of each session ({len(first)} of {tallies['all'].streams} sessions "
+          "have one), by likely cause:")
+    for cause, count in Counter(p.cause for p in first).most_common():
+        print(f"  {count:4}  {cause}")
+    for problem in first:
+        print(f"  {problem}")
     print()
     print(f"Misses and false calls ({len(problems)}; first {min(len(problems), args.problems)}):")
     for problem in problems[:args.problems]:

@@ -37,10 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.streams.director import Direction
-from bench.streams.evaluate import direction_of, officiate, plan
+from bench.streams.evaluate import officiate, streams_for
 from bench.streams.referee import settings_for
 from bench.streams.scoring import Tally, summary
-from bench.streams.store import StreamFiles, make_streams
+from bench.streams.store import StreamFiles
 
 GOAL = 0.5
 
@@ -94,11 +94,12 @@ def main() -> int:
     parser.add_argument("--slowest", type=int, default=10)
     parser.add_argument("--compute-streams", type=int, default=10,
                         help="streams also timed in-process with a journal on disk")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="referee only the planned streams already in the cache")
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     base = replace(Direction(), fps=args.fps)
-    seeds = plan(args.games, args.seed, base)
-    streams = make_streams(seeds, lambda s: direction_of(s, base), args.jobs)
+    streams = streams_for(args.games, args.seed, args.jobs, base, args.cached_only)
     total = Tally()
     for files in streams:
         total.add(officiate(files, args.hold, explain=False)[1])

@@ -16,7 +16,7 @@ from dataclasses import replace
 from bench.streams.director import Direction, Director
 from bench.streams.referee import referee_events
 from bench.streams.scoring import Tally, score
-from bench.streams.store import StreamFiles, make_streams
+from bench.streams.store import StreamFiles, files_for, make_streams
 
 MATCH_LENGTHS = (0, 1, 3)
 
@@ -52,14 +52,27 @@ def officiate(files: StreamFiles, hold: float | None = None,
     return truth.mode, score(truth, events, lines, moments)
 
 
-def run(games: int, first_seed: int, jobs: int, base: Direction | None = None,
-        hold: float | None = None,
-        log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True),
-        ) -> dict[str, Tally]:
-    """Tallies by mode (``strict``, ``players``) and ``all``."""
+def streams_for(games: int, first_seed: int, jobs: int, base: Direction | None = None,
+                cached_only: bool = False,
+                log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True),
+                ) -> list[StreamFiles]:
+    """The streams of the planned sessions: made (or found in the cache), or with
+    ``cached_only`` just those already in the cache."""
     seeds = plan(games, first_seed, base)
     log(f"{len(seeds)} sessions (seeds {seeds[0]}-{seeds[-1]}) for {games}+ games")
-    streams = make_streams(seeds, lambda s: direction_of(s, base), jobs)
+    if cached_only:
+        found = [files_for(s, direction_of(s, base)) for s in seeds]
+        found = [f for f in found if f.lines.exists() and f.truth.exists()
+                 and f.moments.exists()]
+        log(f"{len(found)} of them in the cache")
+        return found
+    return make_streams(seeds, lambda s: direction_of(s, base), jobs)
+
+
+def run(games: int, first_seed: int, jobs: int, base: Direction | None = None,
+        hold: float | None = None, cached_only: bool = False) -> dict[str, Tally]:
+    """Tallies by mode (``strict``, ``players``) and ``all``."""
+    streams = streams_for(games, first_seed, jobs, base, cached_only)
     tallies = {"strict": Tally(), "players": Tally(), "all": Tally()}
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for mode, tally in pool.map(lambda f: officiate(f, hold), streams):

@@ -35,8 +35,9 @@ from bench.streams.timeline import PlayTruth, ThrowTruth, Truth
 
 SLACK = 0.05
 """Seconds an event may precede its truth moment (times are rounded to frames)."""
-PLAY_WINDOW = 8.0
-"""Seconds after the pick-up within which an illegal play must be judged."""
+DECIDE_WINDOW = 3.0
+"""Seconds after the dice come to rest or are picked up within which the roll or the
+play must be announced to count (later than that, the players have moved on)."""
 
 
 @dataclass
@@ -52,6 +53,32 @@ class Problem:
     def __str__(self) -> str:
         text = f"seed {self.seed} t={self.t:.1f}: {self.kind}: {self.detail}"
         return f"{text} [{self.vision}]" if self.vision else text
+
+    @property
+    def cause(self) -> str:
+        """Where the fault most likely lies, from the frame the referee acted on."""
+        if not self.vision:
+            return "unknown"
+        if self.vision.startswith("vision right"):
+            return "referee or stabiliser (the frame was read right)"
+        causes = []
+        if " dice " in self.vision or ": dice " in self.vision:
+            causes.append("vision: dice")
+        if "point " in self.vision or "bar " in self.vision:
+            causes.append("vision: checkers")
+        if "occluded" in self.vision:
+            causes.append("vision: occlusion")
+        return " + ".join(causes) or "vision"
+
+
+def first_problems(problems: list[Problem]) -> list[Problem]:
+    """The earliest problem of each session: the root cause, before any knock-on
+    (a referee that missed one roll is out of step for the rest of the game)."""
+    first: dict[int, Problem] = {}
+    for problem in problems:
+        if problem.seed not in first or problem.t < first[problem.seed].t:
+            first[problem.seed] = problem
+    return [first[seed] for seed in sorted(first)]
 
 
 @dataclass
@@ -82,6 +109,10 @@ class Tally:
     plays_seen: int = 0
     plays_wrong_move: int = 0
     games_ended: int = 0
+    dice_shown: Counter[int] = field(default_factory=Counter)
+    """Dice at rest in valid throws, by face value (from the truth)."""
+    dice_read: Counter[int] = field(default_factory=Counter)
+    """Of those, read with that value when the throw's state had held (0.5 s on)."""
     settle_latency: list[tuple[float, int, float]] = field(default_factory=list)
     """(seconds from the dice at rest to the roll event, seed, truth time)."""
     pickup_latency: list[tuple[float, int, float]] = field(default_factory=list)
@@ -184,13 +215,23 @@ def score(truth: Truth, events: list[dict[str, Any]],
         return None
 
     def problem(t: float, kind: str, detail: str) -> None:
-        tally.problems.append(Problem(seed, t, kind, detail, frames.explain(t)))
+        # A miss is explained by the frame a decision was due on (the hold after the
+        # truth's moment); a call by the frame the referee acted on.
+        missed = not kind.startswith(("false", "void throw: wrong", "roll misread",
+                                      "opening roll misread", "play recorded wrongly"))
+        look = t + 0.4 if missed else t
+        tally.problems.append(Problem(seed, t, kind, detail, frames.explain(look)))
 
     next_throw = _next_throw_times(truth)
     for play in truth.plays:
         _score_play(play, truth, events, next_throw, tally, find, used, problem)
+    settles = sorted(t.t_settled for t in truth.throws)
     for throw in truth.throws:
-        _score_throw(throw, truth, events, tally, find, used, problem)
+        later = [t for t in settles if t > throw.t_settled]
+        until = min(later[0] if later else truth.duration, throw.t_settled + 12.0)
+        _score_throw(throw, until, seed, events, tally, find, used, problem)
+        if throw.void is None and not throw.opening:
+            _count_dice(throw, frames, tally)
     for game in truth.games:
         if find(("game_over",), None, 0.0, truth.duration + 10.0, winner=game.winner) \
                 is not None:
@@ -214,6 +255,23 @@ def score(truth: Truth, events: list[dict[str, Any]],
     return tally
 
 
+def _count_dice(throw: ThrowTruth, frames: _Frames, tally: Tally) -> None:
+    """How the vision read a valid throw's dice once they had lain still for 0.5 s."""
+    seen = None
+    for o in frames.observations:
+        if o["t"] > throw.t_settled + 0.5 + 1e-6:
+            break
+        seen = o
+    if seen is None or seen["t"] < throw.t_settled - 1e-6:
+        return
+    values = [d["value"] for d in seen["dice"]]
+    for value in throw.dice:
+        tally.dice_shown[value] += 1
+        if value in values:
+            values.remove(value)
+            tally.dice_read[value] += 1
+
+
 def _next_throw_times(truth: Truth) -> dict[int, float]:
     """For each play (by index), when the next throw came to rest (its call deadline)."""
     out: dict[int, float] = {}
@@ -228,7 +286,7 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
                 next_throw: dict[int, float], tally: Tally, find: Any, used: set[int],
                 problem: Any) -> None:
     index = truth.plays.index(play)
-    deadline = max(next_throw[index], play.t_final) + PLAY_WINDOW
+    deadline = play.t_final + DECIDE_WINDOW
     if play.legal:
         tally.plays_expected += 1
         i = find(("play",), play.player, play.t_final, deadline, legal=True)
@@ -277,7 +335,8 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
             if fixed is not None and events[fixed]["event"] == "play":
                 used.add(fixed)
     else:
-        stands = find(("play_stands",), play.player, play.t_final, deadline)
+        stands = find(("play_stands",), play.player, play.t_final,
+                      max(next_throw[index], play.t_final) + DECIDE_WINDOW)
         ok = stands is not None
         if stands is not None:
             used.add(stands)
@@ -288,20 +347,21 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
                 f"{play.player} {kind} called={play.called}")
 
 
-def _score_throw(throw: ThrowTruth, truth: Truth, events: list[dict[str, Any]],
+def _score_throw(throw: ThrowTruth, until: float, seed: int, events: list[dict[str, Any]],
                  tally: Tally, find: Any, used: set[int], problem: Any) -> None:
-    end = (throw.t_gone or throw.t_settled + 6.0) + 1.0
+    """``until``: when the next throw came to rest (no event after it is this throw's)."""
+    end = min((throw.t_gone or throw.t_settled + 6.0) + 1.0, until)
     if throw.opening:
         if throw.dice[0] == throw.dice[1]:
             return
         tally.rolls_expected += 1
-        i = find(("opening_roll",), None, throw.t_settled, throw.t_settled + 6.0)
+        i = find(("opening_roll",), None, throw.t_settled, min(until, throw.t_settled + 6.0))
         if i is None:
             problem(throw.t_settled, "opening roll not seen", f"{throw.dice}")
             return
         used.add(i)
         tally.rolls_seen += 1
-        tally.settle_latency.append((events[i]["t"] - throw.t_settled, truth.seed,
+        tally.settle_latency.append((events[i]["t"] - throw.t_settled, seed,
                                      throw.t_settled))
         seen = events[i].get("dice", {})
         if (seen.get("light"), seen.get("dark")) != throw.dice:
@@ -332,7 +392,7 @@ def _score_throw(throw: ThrowTruth, truth: Truth, events: list[dict[str, Any]],
             return
         tally.exceptions_kept[throw.exception] += 1
     tally.rolls_expected += 1
-    i = find(("roll",), throw.player, throw.t_settled, throw.t_settled + 12.0)
+    i = find(("roll",), throw.player, throw.t_settled, until)
     if i is None:
         problem(throw.t_settled, "roll not seen", f"{throw.player} {throw.dice}")
         return
@@ -340,7 +400,7 @@ def _score_throw(throw: ThrowTruth, truth: Truth, events: list[dict[str, Any]],
     tally.rolls_seen += 1
     if throw.exception is None:
         # An early throw is only taken once the mover's dice are up: no settling latency.
-        tally.settle_latency.append((events[i]["t"] - throw.t_settled, truth.seed,
+        tally.settle_latency.append((events[i]["t"] - throw.t_settled, seed,
                                      throw.t_settled))
     if sorted(events[i].get("dice", [])) != sorted(throw.dice):
         tally.rolls_wrong_dice += 1
