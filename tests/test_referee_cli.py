@@ -6,10 +6,12 @@ played checker by checker, dice picked up.  What the referee must announce
 is read from the game layer's record of the match, never from the referee.
 """
 
+import contextlib
 import json
 import os
 import select
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -34,9 +36,11 @@ EVENTS = {"game_start", "opening_roll", "roll", "reroll", "play", "illegal_play"
           "correction", "resumed"}
 
 
-def bgref(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def bgref(*args: str, stdin: str | None = None,
+          env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "controller", "referee", *args],
-                          input=stdin, check=False, capture_output=True, text=True, timeout=300)
+                          input=stdin, check=False, capture_output=True, text=True, timeout=300,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def json_lines(text: str) -> list[dict[str, Any]]:
@@ -461,8 +465,20 @@ def test_live_from_a_camera_then_resumed_after_a_restart(tmp_path: Path) -> None
     journal = tmp_path / "j.sqlite"
     args = ("--camera", f"image:{image}", "--corners", corners, "--max-frames", "6",
             "--journal", str(journal))
-    first = bgref(*args)
+    # As bgref.service runs it: systemd's notification socket and a watchdog.
+    systemd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    systemd.bind(str(tmp_path / "notify"))
+    systemd.setblocking(False)
+    first = bgref(*args, env={"NOTIFY_SOCKET": str(tmp_path / "notify"),
+                              "WATCHDOG_USEC": "20000000"})
     assert first.returncode == 0, first.stderr
+    told = []
+    with contextlib.suppress(BlockingIOError):
+        while True:
+            told.append(systemd.recv(4096).decode())
+    systemd.close()
+    assert told[0].startswith("READY=1\nSTATUS=refereeing: set up")
+    assert "WATCHDOG=1" in told and told[-1] == "STOPPING=1"
     (start,) = json_lines(first.stdout)
     assert start["event"] == "game_start" and start["bottom"] == bottom
     assert start["home"] == seating.home.value

@@ -54,6 +54,7 @@ def test_round_trip_keeps_every_input_event_and_the_settings(tmp_path: Path) -> 
         assert [e.seq for e in journal.entries(after=1)] == [2]
         assert [e["event"] for e in journal.history()] == ["double", "resumed"]
         assert journal.last_seq() == 2
+        assert journal.pragma("application_id") == 0x62677266  # "bgrf"
 
 
 def test_journal_is_wal_with_full_syncs_every_time_it_is_opened(tmp_path: Path) -> None:

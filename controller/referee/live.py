@@ -10,6 +10,12 @@ restart so that they never run back behind the journal's latest input (a
 Pi's monotonic clock starts again at 0 after a power cut; the referee's
 decisions compare times, so they must keep increasing across a resume).
 
+Under systemd (``bgref.service`` is ``Type=notify`` with a watchdog) the loop
+says ``READY=1`` once the session is open, ``WATCHDOG=1`` as it turns (a read
+of a lost camera blocks at most half a second), the camera's state as
+``STATUS=``, and ``STOPPING=1`` on the way out; outside systemd these do
+nothing.
+
 Between frames the loop looks for inputs other processes journalled (an
 operator's ``bgref referee --undo``) every :data:`CATCH_UP_EVERY` seconds,
 camera or no camera.
@@ -81,9 +87,17 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
     Button presses put in ``inbox`` (from any thread) are taken between
     frames, at most a frame (or half a second without a camera) late.
     """
+    from controller.systemd_notify import Notifier, NotifyError, WatchdogPinger
     from vision.calibration import calibrate
     from vision.camera.supervisor import CameraStatus, CameraSupervisor
     from vision.pipeline import BoardReader
+
+    try:
+        notifier = Notifier()
+    except NotifyError as exc:  # a bad NOTIFY_SOCKET must not stop the referee
+        status(f"systemd notifications off: {exc}")
+        notifier = Notifier("")
+    pinger = WatchdogPinger(notifier)
 
     clock = RefereeClock(session.last_t)
     closing = False
@@ -98,8 +112,10 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
     frames = 0
     lost = False
     next_look = time.monotonic() + CATCH_UP_EVERY
+    notifier.ready(f"refereeing: {session.referee.expecting()}")
     try:
         while options.max_frames is None or frames < options.max_frames:
+            pinger.tick()
             try:
                 frame = supervisor.read()
             except EndOfStreamError:
@@ -111,10 +127,12 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
                 if change.state == "lost" and not lost:
                     lost = True
                     status(f"camera {change.camera} lost{reason}; waiting for it")
+                    notifier.status(f"camera lost{reason}")
                     session.camera_lost(clock.latest, f"{change.camera}{reason}")
                 elif change.state == "ok":
                     if lost:
                         status(f"camera {change.camera} back")
+                        notifier.status("refereeing")
                     lost = False
                     session.camera_back()
             changes.clear()
@@ -134,4 +152,5 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
         pass
     finally:
         closing = True
+        notifier.stopping()
         supervisor.close()
