@@ -257,7 +257,11 @@ def pico_main() -> None:  # pragma: no cover - runs on the Pico only
     import machine  # type: ignore[import-not-found]
     import micropython  # type: ignore[import-not-found]
 
-    run(machine, micropython, select, sys, time, os.urandom)
+    try:
+        run(machine, micropython, select, sys, time, os.urandom)
+    except Exception:  # a scoreboard must come back by itself: start again
+        time.sleep_ms(500)  # type: ignore[attr-defined]
+        machine.reset()
 
 
 if __name__ == "__main__":  # pragma: no cover
