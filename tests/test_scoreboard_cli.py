@@ -2,6 +2,10 @@
 drawing the display, and the errors."""
 
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -60,3 +64,32 @@ def test_simulate_demo_draws_the_display(tmp_path: Path) -> None:
     assert top.startswith(" " * 13 + "_ ")  # only the 0 has a top bar
     assert middle.startswith("|           | |") and bottom.startswith("|_          |_|")
     assert not link.exists()  # the symlink goes with the simulator
+
+
+def test_two_processes_simulator_and_port_check(tmp_path: Path) -> None:
+    """The user's way: one shell runs the simulator, another checks it."""
+    link = tmp_path / "scoreboard"
+    simulator = subprocess.Popen(
+        [sys.executable, "-m", "controller", "scoreboard", "--simulate", "--link", str(link)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not link.exists():
+            assert simulator.poll() is None, simulator.communicate()
+            assert time.monotonic() < deadline, "the simulator made no pty"
+            time.sleep(0.05)
+        check = subprocess.run(
+            [sys.executable, "-m", "controller", "scoreboard", "--port", str(link),
+             "--message", "HI", "--timeout", "20"],
+            capture_output=True, text=True, timeout=60, check=False)
+        assert check.returncode == 0, check.stderr
+        assert "test state acknowledged" in check.stdout
+        time.sleep(3.5)  # the message page comes round, then NO LINK
+    finally:
+        simulator.send_signal(signal.SIGINT)
+        out, err = simulator.communicate(timeout=30)
+    assert simulator.returncode == 0, err
+    shown = [line for line in out.splitlines() if line.startswith("[")]
+    assert "[L.  3d  5P 7 d  2]" in shown
+    assert "[       HI       ]" in shown
+    assert not link.exists()
