@@ -438,6 +438,14 @@ def test_a_lost_camera_is_a_warning_and_the_referee_keeps_waiting(tmp_path: Path
         warning = json.loads(process.stdout.readline())
         time.sleep(1.0)
         assert process.poll() is None  # still waiting for the camera
+        # Meanwhile a second referee may not follow a game into the same journal,
+        # but reading it works.
+        replay = tmp_path / "game.jsonl"
+        replay.write_text("\n".join(match_lines(seed=7, length=1)[1][:5]) + "\n")
+        second = bgref("--replay", str(replay), "--journal", str(journal))
+        assert second.returncode == 2 and second.stdout == ""
+        assert f"another referee (pid {process.pid})" in second.stderr
+        assert history(journal) == [warning]
     finally:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
@@ -445,6 +453,10 @@ def test_a_lost_camera_is_a_warning_and_the_referee_keeps_waiting(tmp_path: Path
     assert "unplugged.mp4" in warning["detail"]
     assert "lost" in err
     assert history(journal) == [warning]
+    # Stopped, the journal is free: a kill -9 or a stop leaves no lock behind.
+    freed = bgref("--replay", str(replay), "--journal", str(journal))
+    assert freed.returncode == 0, freed.stderr
+    assert [e["event"] for e in json_lines(freed.stdout)][:2] == ["resumed", "game_start"]
 
 
 def test_live_from_a_camera_then_resumed_after_a_restart(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ camera, ``--history``, ``--export``, the corrections) uses the kiosk's journal,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING
 import click
 
 from controller.referee.journal import MEMORY, Journal, JournalError, move_aside
+from controller.referee.lock import FeedLock
 from controller.referee.session import SessionError
 
 if TYPE_CHECKING:
@@ -95,7 +97,20 @@ def run(options: RefereeOptions, echo: Callable[[str], None] | None = None) -> N
         raise RefereeCommandError(f"{options.replay}: no such replay file")
     settings = _settings(options.config)
     path = options.journal or (MEMORY if options.replay is not None else str(default_journal()))
-    journal = _open_journal(path, options, create=bool(feeds))
+    with contextlib.ExitStack() as stack:
+        if feeds and path != MEMORY:
+            # One referee following games into a journal at a time (corrections may join).
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                stack.enter_context(FeedLock(path))
+            except (JournalError, OSError) as exc:
+                raise RefereeCommandError(str(exc)) from exc
+        _run_on(_open_journal(path, options, create=bool(feeds)), settings, options, out,
+                corrections=bool(corrections))
+
+
+def _run_on(journal: Journal, settings: RefereeSettings | None, options: RefereeOptions,
+            out: Callable[[str], None], *, corrections: bool) -> None:
     try:
         if options.history:
             for event in journal.history():
