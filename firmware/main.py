@@ -115,6 +115,7 @@ class Firmware:
             self.session = session
             self.last_seq = frame.seq
             self.epoch = (self.epoch + 1) & 0xFFFF
+            self.text = ""  # the host sends its text again if it has one
         self._send(bgproto.HELLO, frame.seq,
                    bgproto.encode_hello(bgproto.VERSION, session, self.epoch))
 

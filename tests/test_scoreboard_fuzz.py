@@ -34,6 +34,7 @@ PANELS = [
 ]
 FINAL = PanelState(match_length=9, score_light=8, score_dark=8, crawford=True,
                    cube_in_play=False, turn="dark")
+TEXTS = ["", "REF CHECK", "TABLE 4", "BREAK 10 MIN"]
 STEP_MS = 5
 
 TO_BOARD, TO_HOST = "to board", "to host"
@@ -96,6 +97,7 @@ class Harness:
             assert later, (f"the board shows {board}, not a state given at or after "
                            f"{self.given[self.floor]}")
             self.floor = later[0]
+        assert self.firmware.text in TEXTS
         allowed = {layout.score_page(b) for b in self.given[self.floor:]}
         for page in self.display.shown[self.checked_pages:]:
             if page.startswith("L"):  # a score page: its digits must be a current state's
@@ -115,6 +117,7 @@ class Harness:
 directions = st.sampled_from([TO_BOARD, TO_HOST])
 actions = st.one_of(
     st.tuples(st.just("show"), st.integers(0, len(PANELS) - 1)),
+    st.tuples(st.just("text"), st.integers(0, len(TEXTS) - 1)),
     st.tuples(st.just("garbage"), directions, st.binary(min_size=1, max_size=80)),
     st.tuples(st.just("truncate"), directions, st.integers(0, 999), st.integers(1, 40),
               st.booleans()),
@@ -132,6 +135,10 @@ def run(harness: Harness, action: tuple[object, ...]) -> None:
         index = action[1]
         assert isinstance(index, int)
         harness.show(PANELS[index])
+    elif kind == "text":
+        index = action[1]
+        assert isinstance(index, int)
+        harness.link.show_text(TEXTS[index])
     elif kind == "wait":
         steps = action[1]
         assert isinstance(steps, int)

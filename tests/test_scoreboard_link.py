@@ -218,3 +218,16 @@ def test_text_that_cannot_be_shown_is_refused_clearly(rig: Rig) -> None:
         rig.link.show_text("SEVENTEEN LETTERS")
     with pytest.raises(bgproto.ProtocolError, match="at most 16 printable ASCII"):
         rig.link.show_text("CAFÉ")
+
+
+def test_a_new_state_goes_out_over_a_text_in_flight_and_both_arrive(rig: Rig) -> None:
+    rig.board.plug()
+    rig.link.show(PANEL_A)
+    rig.until(lambda: rig.link.acknowledged, 500, "first state")
+    rig.link.show_text("TABLE 4")  # in flight now...
+    rig.link.show(PANEL_B)  # ...and pushed aside by the score
+    rig.until(lambda: rig.link.acknowledged, 1000, "state and text")
+    firmware = rig.board.firmware
+    assert firmware is not None and firmware.text == "TABLE 4"
+    assert rig.board.text() in {PAGE_B, "    TABLE 4"}
+    assert firmware.board is not None and firmware.board.score_light == 4

@@ -109,6 +109,8 @@ class ScoreboardLink:
         self.delivered: bgproto.Board | None = None
         """The last state the board acknowledged."""
         self._in_flight: bgproto.Board | None = None
+        self._text_delivered = ""
+        self._text_in_flight = ""
         self._hello_at = 0
         self.connects = 0
         self._thread: threading.Thread | None = None
@@ -126,8 +128,7 @@ class ScoreboardLink:
             if board == self._board:
                 return
             self._board = board
-            if self.status is LinkStatus.UP:
-                self._send_board(self._clock())
+            self._guarded(lambda: self._pump(self._clock()))
 
     def show_text(self, text: str) -> None:
         """An extra page of up to 16 ASCII characters; "" removes it."""
@@ -136,16 +137,15 @@ class ScoreboardLink:
                 f"scoreboard text {text!r}: at most 16 printable ASCII characters")
         with self._lock:
             self._text = text
-            if self.status is LinkStatus.UP:
-                self._guarded(lambda: self._sender.send(
-                    bgproto.TEXT, bgproto.scoped(self.epoch, text.encode()), self._clock()))
+            self._guarded(lambda: self._pump(self._clock()))
 
     @property
     def acknowledged(self) -> bool:
         """The board has acknowledged the current state (and text, if any)."""
         with self._lock:
             return (self.status is LinkStatus.UP and self._sender.pending is None
-                    and self.delivered is not None and self.delivered == self._board)
+                    and self.delivered is not None and self.delivered == self._board
+                    and self._text_delivered == self._text)
 
     # -- the engine -------------------------------------------------------------
 
@@ -202,28 +202,42 @@ class ScoreboardLink:
                     "(see firmware/README.md)"))
                 return
             self._set_status(LinkStatus.UP, None)
-            self._send_board(now)
-            if self._text:
-                self._sender.send(bgproto.TEXT, bgproto.scoped(self.epoch, self._text.encode()),
-                                  now)
+            self._pump(now)
         elif frame.kind == bgproto.ACK:
             self._last_heard = now
-            if self._sender.pending_kind == bgproto.STATE and self._sender.acknowledged(frame.seq):
-                self.delivered = self._in_flight
-            else:
-                self._sender.acknowledged(frame.seq)
+            kind = self._sender.pending_kind
+            if self._sender.acknowledged(frame.seq):
+                if kind == bgproto.STATE:
+                    self.delivered = self._in_flight
+                elif kind == bgproto.TEXT:
+                    self._text_delivered = self._text_in_flight
+                self._pump(now)
         elif frame.kind == bgproto.HEARTBEAT:
             self._last_heard = now
             known = (frame.payload[0] << 8) | frame.payload[1] if len(frame.payload) >= 2 else 0
             if self.status is LinkStatus.UP and known != self.session:
                 self._restart(now, "the scoreboard restarted")
 
-    def _send_board(self, now: int) -> None:
-        if self._board is None:
+    def _pump(self, now: int) -> None:
+        """Sends what the board lacks, one frame in flight at a time.
+
+        A changed state goes out at once, even over a text or an older state
+        in flight (the score matters most); a text waits for the state's
+        acknowledgement and is sent again after a state pushed it aside.
+        """
+        if self.status is not LinkStatus.UP:
             return
-        self._in_flight = self._board
-        self._sender.send(bgproto.STATE,
-                          bgproto.scoped(self.epoch, bgproto.encode_state(self._board)), now)
+        busy = self._sender.pending is not None
+        board = self._board
+        if board is not None and board != self.delivered and not (
+                busy and self._sender.pending_kind == bgproto.STATE
+                and self._in_flight == board):
+            self._in_flight = board
+            self._sender.send(bgproto.STATE,
+                              bgproto.scoped(self.epoch, bgproto.encode_state(board)), now)
+        elif not busy and self._text != self._text_delivered:
+            self._text_in_flight = self._text
+            self._sender.send(bgproto.TEXT, bgproto.scoped(self.epoch, self._text.encode()), now)
 
     def _hello(self, now: int) -> None:
         self.session = (self._new_session() & 0xFFFF) or 1
@@ -235,16 +249,21 @@ class ScoreboardLink:
         """Same port, new session: the board resets its window, gets everything again."""
         self._sender.clear()
         self.delivered = None
+        self._text_delivered = ""  # a new session starts the board's text afresh
         self._last_heard = now
         if self.status is not LinkStatus.VERSION_MISMATCH:
             self._set_status(LinkStatus.CONNECTING, why)
         self._hello(now)
 
     def _open(self, now: int) -> None:
+        handle: SerialPort | None = None
         try:
             handle = self._opener(self.port_name)
             handle.reset_input_buffer()
         except Exception as exc:  # pyserial raises SerialException, OSError, ValueError
+            if handle is not None:
+                with contextlib.suppress(Exception):
+                    handle.close()
             self._next_open = now + RECONNECT_MS
             self._set_status(LinkStatus.DISCONNECTED,
                              f"cannot open the scoreboard on {self.port_name}: {exc}")
@@ -253,6 +272,7 @@ class ScoreboardLink:
         self._decoder = bgproto.Decoder()
         self.connects += 1
         self.delivered = None
+        self._text_delivered = ""
         self._last_heard = now
         self._sender.clear()
         self._set_status(LinkStatus.CONNECTING, f"waiting for the scoreboard on {self.port_name}")
@@ -285,6 +305,7 @@ class ScoreboardLink:
                 handle.close()
         self._sender.clear()
         self.delivered = None
+        self._text_delivered = ""
         self._next_open = self._clock() + RECONNECT_MS
         self._set_status(LinkStatus.DISCONNECTED,
                          f"lost the scoreboard on {self.port_name}: {why}")
