@@ -12,6 +12,7 @@ from vision.checkers.colours import learn_model, split_colours
 from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.reader import CheckerConfig, read_checkers
+from vision.checkers.slots import SlotConfig
 from vision.checkers.stacks import Stack, StackConfig, StackFrame, read_stack
 from vision.checkers.totals import consistent_off, presumed_on_board
 from vision.checkers.tray import read_off
@@ -297,3 +298,43 @@ def test_presumed_totals_settle_a_tiny_shift_layer_on_a_game_position() -> None:
     assert [(p.light, p.dark) for p in presumed.points] == [
         (n, 0) if light else (0, n) if n else (0, 0)
         for n, light in (stacks.get(i, (0, True)) for i in range(24))]
+
+
+def same_colour_board(stacks: dict[int, int], contrast: int) -> np.ndarray:
+    """Light and dark points, each point's checkers ``contrast`` grey levels off its own
+    colour (a black checker on a black point), with a little sensor noise."""
+    w, h = TOURNAMENT.rectified_size(640)
+    board = np.full((h, w, 3), 150, dtype=np.uint8)
+    radius = expected_radius(TOURNAMENT, 640)
+    half = TOURNAMENT.point_width * w * 0.48
+    shade = {0: 200, 1: 40}
+    for index in range(24):
+        x = TOURNAMENT.point_u(index) * w
+        rail, tip = (0.0, 0.42 * h) if index >= 12 else (float(h), 0.58 * h)
+        triangle = np.array([[x - half, rail], [x + half, rail], [x, tip]])
+        cv2.fillConvexPoly(board, np.round(triangle).astype(np.int32), (shade[index % 2],) * 3)
+    for index, count in stacks.items():
+        x = TOURNAMENT.point_u(index) * w
+        for k in range(count):
+            offset = radius * (1.04 + 2.06 * k)
+            y = offset if index >= 12 else h - offset
+            cv2.circle(board, (round(x), round(y)), round(radius) - 1,
+                       (shade[index % 2] + contrast,) * 3, -1, cv2.LINE_AA)
+    noise = np.random.default_rng(3).normal(0.0, 1.0, board.shape)
+    return np.clip(board + noise, 0, 255).astype(np.uint8)
+
+
+def test_checkers_the_colour_of_their_point_are_found_on_its_slots() -> None:
+    """Six grey levels between checker and point: below the whole field's threshold, so
+    only the second look along the points' slots finds them; empty points stay empty."""
+    stacks = {1: 2, 3: 1, 14: 1, 20: 3}
+    board = same_colour_board(stacks, 6)
+    result = read_checkers(board, TOURNAMENT)
+    assert {i: p.light + p.dark for i, p in enumerate(result.points) if p.light + p.dark} \
+        == stacks
+    assert all(result.points[i].dark == n for i, n in stacks.items() if i % 2)
+    without = read_checkers(board, TOURNAMENT, config=CheckerConfig(slots=SlotConfig(
+        enabled=False)))
+    assert sum(p.light + p.dark for p in without.points) < sum(stacks.values())
+    empty = read_checkers(same_colour_board({}, 6), TOURNAMENT)
+    assert not empty.placed

@@ -6,6 +6,7 @@ from vision.checkers.bar import BarConfig, find_bar_circles
 from vision.checkers.colours import ColourConfig, ColourModel, circle_colours, split_colours
 from vision.checkers.count import CheckerCount, CountConfig, count_checkers
 from vision.checkers.detect import DetectConfig, Image, edge_map, expected_radius, find_circles
+from vision.checkers.slots import SlotConfig, find_slot_circles
 from vision.checkers.surface import SurfaceConfig, glare_lifts
 from vision.observation import Counts
 from vision.profile import BoardProfile
@@ -17,6 +18,7 @@ class CheckerConfig:
 
     detect: DetectConfig = field(default_factory=DetectConfig)
     bar: BarConfig = field(default_factory=BarConfig)
+    slots: SlotConfig = field(default_factory=SlotConfig)
     surface: SurfaceConfig = field(default_factory=SurfaceConfig)
     colours: ColourConfig = field(default_factory=ColourConfig)
     count: CountConfig = field(default_factory=CountConfig)
@@ -41,6 +43,7 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     height, width = field_image.shape[:2]
     radius = expected_radius(profile, width)
     circles += find_bar_circles(edges, circles, profile, radius, config.detect, config.bar)
+    circles += find_slot_circles(edges, circles, profile, radius, config.detect, config.slots)
     lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)
