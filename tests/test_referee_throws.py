@@ -147,6 +147,48 @@ def test_an_unreadable_die_is_a_warning_not_a_reroll() -> None:
     assert names(events)[-1] == "warning:dice"
 
 
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_the_camera_missed_is_inferred_from_the_play(seating: Seating) -> None:
+    script, position = _to_roll(seating)
+    dark = position.with_turn(DARK)
+    half = half_of(seating, DARK)
+    script.stable(dark, (die(6, half, 0),))  # the 1 is not seen
+    play = parse_play(dark, "13/7 8/7", 6, 1)
+    fits = [(6, v) for v in range(1, 7) if dark.legal_play_to(dark.result_of(play), 6, v)]
+    assert fits == [(6, 1)]
+    after = script.play(dark, play, (die(6, half, 0),))
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-3:] == ["warning:dice", "roll", "play"]
+    assert events[-2].data == {"dice": [6, 1], "inferred": True}
+    assert events[-1].data["legal"] is True and events[-1].data["move"] == str(play)
+    assert referee.game.position == after and referee.stage is Stage.ROLL
+
+
+def test_a_missed_die_that_several_rolls_fit_is_only_a_warning() -> None:
+    seating = SEATINGS[1]
+    script, position = _to_roll(seating)
+    dark = position.with_turn(DARK)
+    half = half_of(seating, DARK)
+    script.stable(dark, (die(1, half, 0),))
+    after = dark.result_of(parse_play(dark, "8/5 6/5", 1, 3))  # 1-3, or 1-1 (8/7/6/5 6/5)
+    fits = [(1, v) for v in range(1, 7) if dark.legal_play_to(after, 1, v)]
+    assert fits == [(1, 1), (1, 3)]
+    script.stable(after, (die(1, half, 0),))
+    script.stable(after)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-1] == "warning:moved"
+    assert "1-1, 1-3" in events[-1].data["detail"]
+    assert referee.stage is Stage.ROLL and referee.game.position == dark
+
+
+def test_a_single_cocked_die_is_void() -> None:
+    seating = SEATINGS[2]
+    script, position = _to_roll(seating)
+    script.stable(position, (die(4, half_of(seating, DARK), 0, flat=False),))
+    _, events = run(Referee.new(), script.inputs)
+    assert names(events)[-1] == "reroll" and events[-1].data["reason"] == "cocked"
+
+
 def test_a_single_die_is_a_warning_not_a_reroll() -> None:
     seating = SEATINGS[3]
     script, position = _to_roll(seating)

@@ -56,7 +56,7 @@ def _undo(referee: "Referee", out: "_Out") -> "Referee":
              position_id=game.position.position_id())
     return replace(referee, session=snapshot.session, divergences=snapshot.divergences,
                    stage=Stage.RESTORE, restored=False, call=None, undo_point=None,
-                   dice_down=(), message="UNDO")
+                   dice_down=(), glimpsed=(), message="UNDO")
 
 
 def _position_from(args: Mapping[str, object]) -> tuple[Position, int, Player | None]:
@@ -103,7 +103,7 @@ def _set_position(referee: "Referee", args: Mapping[str, object], out: "_Out") -
              detail=f"position set by hand, {colour_name(position.turn)} to roll",
              position_id=position.position_id())
     return replace(state, stage=Stage.ROLL, call=None, undo_point=None, dice_down=(),
-                   restored=False, message="")
+                   glimpsed=(), restored=False, message="")
 
 
 def _adjust_score(referee: "Referee", args: Mapping[str, object], out: "_Out") -> "Referee":

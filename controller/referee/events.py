@@ -20,7 +20,7 @@ Colour = Literal["light", "dark"]
 EVENT_FIELDS: Final[Mapping[str, tuple[str, ...]]] = MappingProxyType({
     "game_start": ("game", "bottom", "home", "cube"),
     "opening_roll": ("dice", "tie"),
-    "roll": ("dice",),
+    "roll": ("dice", "inferred"),
     "reroll": ("reason", "die", "detail"),
     "play": ("move", "legal", "dice", "position_id"),
     "illegal_play": ("reason", "reasons", "legal_plays", "mode"),

@@ -154,6 +154,8 @@ class Referee:
     """Dice of a void throw or a tied opening roll, waiting to be picked up."""
     void_by: Player | None = None
     """Whose void throw still lies on the board (their call light blinks)."""
+    glimpsed: tuple[int, ...] = ()
+    """ROLL: the values of a throw's dice that were seen when not both were readable."""
     call: CallWindow | None = None
     undo_point: Snapshot | None = None
     """The session just before the last play was recorded (dice out), for the operator's undo."""
@@ -308,7 +310,7 @@ class Referee:
                  home=seating.home.value, cube=self.game.cube_value)
         state = replace(self, stage=Stage.OPENING, seating=seating, setup_differences=(),
                         games_started=number, message="OPENING ROLL", undo_point=None,
-                        call=None, dice_down=())
+                        call=None, dice_down=(), glimpsed=())
         return state._opening(observation, seen, out)
 
     # OPENING --------------------------------------------------------------
@@ -384,14 +386,18 @@ class Referee:
 
     def _throw(self, player: Player, seen: tuple[Die, ...], out: "_Out") -> "Referee":
         """Judge a throw by the player on turn; a valid one starts their play."""
+        half = thrower_half(self.seat(player))
         if len(seen) == 1:
+            fault = die_fault(seen[0], half)
+            if fault is not None:
+                return self._void(fault, player, seen, out)
             out.warn("dice", f"only one die seen ({describe_die(seen[0])}): is the other "
                              "off the board or hidden?")
-            return self
-        verdict = judge_throw(seen, thrower_half(self.seat(player)))
+            return replace(self, glimpsed=_values(seen))
+        verdict = judge_throw(seen, half)
         if isinstance(verdict, Unclear):
             out.warn("dice", verdict.detail)
-            return self
+            return replace(self, glimpsed=_values(seen)) if len(seen) == 2 else self
         if isinstance(verdict, VoidThrow):
             return self._void(verdict, player, seen, out)
         state = self
@@ -404,7 +410,7 @@ class Referee:
             out.warn("dice", f"throw not accepted: {exc}")
             return state
         out.emit("roll", colour_name(player), dice=list(verdict))
-        return replace(state, session=session, stage=Stage.PLAY, dice_down=seen,
+        return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
                        message=_play_message(session.game))
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
@@ -415,9 +421,41 @@ class Referee:
             board = position_of(read_board(observation), self.seating, self.game.turn)
         except BoardReadError:
             return self
-        if board.key != self.game.position.key:
-            out.warn("moved", "the checkers are not where the last play left them")
+        if board.key == self.game.position.key:
+            return self
+        if self.glimpsed and self.game.phase is Phase.ROLL:
+            return self._infer_roll(observation, out)
+        out.warn("moved", "the checkers are not where the last play left them")
         return self
+
+    def _infer_roll(self, observation: Observation, out: "_Out") -> "Referee":
+        """A throw seen in part, then played and picked up: the roll the play fits.
+
+        The camera missed a die (a 1 is the hardest to see), the player
+        played.  When exactly one roll with the dice that were seen makes the
+        board a legal play, that was the roll: it and the play are recorded,
+        marked as inferred.  Otherwise it is a warning to look, never a call.
+        """
+        game = self.game
+        assert self.seating is not None
+        reading = read_board(observation)
+        fits = []
+        for roll in _rolls_with(self.glimpsed):
+            if judge_play(game.position, reading, self.seating, roll).kind == "legal":
+                fits.append(roll)
+        if len(fits) != 1:
+            listed = ", ".join(f"{a}-{b}" for a, b in fits) or "no roll"
+            out.warn("moved", f"checkers moved after a throw not fully seen "
+                              f"({'-'.join(map(str, self.glimpsed))} seen); "
+                              f"the board fits {listed}")
+            return self
+        roll = fits[0]
+        player = game.turn
+        session = self.session.apply(Roll(player, roll))
+        out.emit("roll", colour_name(player), dice=list(roll), inferred=True)
+        state = replace(self, session=session, stage=Stage.PLAY, glimpsed=(), dice_down=())
+        judgement = judge_play(game.position, reading, self.seating, roll)
+        return state._record_play(judgement, out)
 
     def _check_cube(self, observation: Observation, out: "_Out") -> "Referee":
         """The cube on the board should be where the record says it is."""
@@ -579,7 +617,7 @@ class Referee:
             return replace(self, stage=Stage.OVER, call=None, undo_point=None,
                            message="MATCH OVER", dice_down=())
         return replace(self, stage=Stage.SETUP, call=None, undo_point=None,
-                       message="GAME OVER", dice_down=())
+                       message="GAME OVER", dice_down=(), glimpsed=())
 
     # RESTORE --------------------------------------------------------------
 
@@ -624,6 +662,17 @@ class _Out:
 
     def warn(self, reason: str, detail: str, **data: Any) -> None:
         self.emit("warning", None, reason=reason, detail=detail, **data)
+
+
+def _values(dice: tuple[Die, ...]) -> tuple[int, ...]:
+    return tuple(d.value for d in dice if d.value is not None)
+
+
+def _rolls_with(known: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every roll (known dice first) that contains the ``known`` values."""
+    if len(known) >= 2:
+        return [(known[0], known[1])]
+    return [(known[0], other) for other in range(1, 7)]
 
 
 def _play_message(game: Game) -> str:
