@@ -1,15 +1,23 @@
-"""The occlusion stage: the real frames, hands drawn over a drawn board, the stream tracker."""
+"""The occlusion stage: the real frames, hands drawn over a drawn board, the stream tracker,
+and a rendered stream through the stabiliser."""
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 from tests.test_cube import CORNERS, camera_frame, draw_cube, drawn_field, real
+from vision.calibration import Calibration
 from vision.errors import ConfigError
 from vision.occlusion import OcclusionConfig, detect_occlusion
 from vision.occlusion.tracker import OcclusionTracker, TrackerConfig
-from vision.profile import TOURNAMENT
+from vision.pipeline import BoardReader
+from vision.profile import TOURNAMENT, BoardProfile
 from vision.rectify import FieldMap
+from vision.stabiliser import Stabiliser, StabiliserConfig, StableState
+from vision.synth import random_scene, render
+from vision.synth.scene import HandPose
 
 REAL = {"frame0": False, "frame1": False, "test8": False, "test9": False,
         "frame2": True, "frame3": True, "frame4": True, "frame5": True}
@@ -135,3 +143,59 @@ def test_bad_configs_are_refused() -> None:
         OcclusionConfig(min_area=0.0)
     with pytest.raises(ConfigError):
         TrackerConfig(release_frames=0)
+
+
+def _bottom_point_u(profile: BoardProfile, point: int) -> float:
+    """The field u of the centre of physical bottom-row point ``point`` (0 = bottom right)."""
+    column = 11 - point
+    left_end, right_start = profile.bar_span
+    start = column * profile.point_width if column < 6 else (
+        right_start + (column - 6) * profile.point_width)
+    assert start + profile.point_width <= 1.0 and (column >= 6 or start < left_end)
+    return start + profile.point_width / 2.0
+
+
+def test_stabiliser_never_emits_a_state_while_a_hand_passes_over_a_rendered_board() -> None:
+    """A stream of renders: the board alone, then an arm reaching in from the near side
+    and hovering over the tallest bottom-row stack for longer than the hold time, then
+    leaving.  The stream reader must flag every frame the arm covers, and the stabiliser
+    must emit the board once, before the arm, and nothing while it is there (a missed
+    frame would show the stack short of checkers, a new state, once it held 0.3 s)."""
+    rng = np.random.default_rng(20261130)
+    scene = random_scene(rng, hands=0, dice=0, cube=False, moves=0, tray="none")
+    bottom = [scene.points[i].light + scene.points[i].dark for i in range(12)]
+    target = int(np.argmax(bottom))
+    u = _bottom_point_u(scene.profile, target)
+    # The palm's depth into the field from the near (bottom) edge, frame by frame: out
+    # of the field, reaching in, hovering over the stack, pulling back out.
+    depths = [None] * 4 + [-0.1, 0.15, 0.3, 0.35, 0.35, 0.36, 0.34, 0.2, 0.0] + [None] * 6
+    reader: BoardReader | None = None
+    stabiliser = Stabiliser(StabiliserConfig(hold=0.3))
+    stable: list[tuple[int, StableState]] = []
+    covered: list[int] = []
+    for index, depth in enumerate(depths):
+        hands = () if depth is None else (HandPose(
+            u=u, v=1.0 - depth, from_side="bottom", angle_deg=8.0, elevation_mm=60.0,
+            skin=(115, 150, 205), sleeve=(120, 90, 60), curl=0.6, spread=0.4),)
+        frame, truth = render(replace(scene, hands=hands))
+        if reader is None:
+            corners = truth.observation.corners
+            assert corners is not None
+            reader = BoardReader(calibration=Calibration(
+                corners, "manual", (frame.shape[1], frame.shape[0]), profile=scene.profile),
+                stream=True)
+        observation = reader.read(frame, t=0.1 * index)
+        if truth.observation.occluded:
+            covered.append(index)
+            # Fingertips just over the rail, inside the analysed margin or on a checker's
+            # disc, may go unseen for a frame; a hand reaching in may not.
+            assert observation.occluded or truth.hand_cover < 0.02, (
+                f"frame {index}: {truth.hand_cover:.1%} of the field under the arm, missed")
+        stable += [(index, e) for e in stabiliser.push(observation) if isinstance(e, StableState)]
+    assert len(covered) >= 6 and covered == list(range(covered[0], covered[-1] + 1))
+    assert [index for index, _ in stable] == [3]  # 0.0 .. 0.3 s held; nothing new after
+    state = stable[0][1].observation
+    assert not state.occluded
+    assert state.points[target] == scene.points[target]
+    # ... and once the arm has gone, the still board is clear and stable again.
+    assert not observation.occluded and stabiliser.condition == "stable"

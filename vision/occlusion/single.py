@@ -49,6 +49,7 @@ from vision.occlusion.appearance import (
     surface_geometry,
     weighted,
 )
+from vision.occlusion.grow import grow_occluders
 from vision.profile import BoardProfile
 from vision.rectify import FieldMap
 
@@ -102,12 +103,29 @@ class OcclusionConfig:
     """Area enough for a checker-shaped region that is not skin: such a region is far more
     often a stack the checker stage missed (red checkers on red points, with their shadows,
     in the renders) than a hand."""
+    stack_point_share: float = 0.0
+    """A checker-shaped region is taken for a stack only when this share of it lies on
+    one point (or on the bar): stacks stand on a point, while the strips a hand leaves
+    where it matches the board cross from point to point."""
     skin_cr: tuple[int, int] = (142, 175)
     skin_cb: tuple[int, int] = (80, 135)
     """YCrCb chroma box of skin, every skin tone (lightness Y left free), after Chai and Ngan
     (Cr 133-173) with the lower Cr bound raised: a cream field sits at Cr 132-134 and its
     shadows would be skin; the real hands measured Cr 150-165."""
     skin_min_y: int = 40
+    grow_seed_area: float = 0.3
+    """Unexplained regions this large (checker areas) lend their colour to the pixels
+    around them (:mod:`.grow`): a hand over a surface of nearly its own colour."""
+    grow_tolerance: float = 10.0
+    """Weighted-Lab distance from a seed region's median colour within which a pixel may
+    join it."""
+    grow_margin: float = 2.0
+    """A joining pixel is this many times closer to the seed's colour than to every
+    surface colour allowed where it lies."""
+    grow_reach: float = 3.0
+    """How far (checker diameters) beyond a seed's box it may grow."""
+    grow_seeds: int = 6
+    """At most this many seeds (the largest regions) a frame."""
     skin_board_margin: int = 6
     """A board surface whose colour lies within this many Cr/Cb levels of the skin box
     is skin-coloured itself (tan leather, brown wood, burgundy): skin there is no
@@ -335,6 +353,13 @@ def analyse(prepared: Prepared, appearance: FieldAppearance | None,
     if glare.any():
         raw &= ~glare
         unexplained = open_mask(raw, width, config)
+    grown = grow_occluders(prepared.lab, prepared.geometry.allowed, surface, unexplained,
+                           appearance, prepared.checker_area, seed_area=config.grow_seed_area,
+                           tolerance=config.grow_tolerance, margin=config.grow_margin,
+                           reach=config.grow_reach, seeds=config.grow_seeds)
+    if grown.any():
+        raw |= grown
+        unexplained = open_mask(unexplained | grown, width, config)
     return Analysis(prepared, appearance, unexplained, raw)
 
 
@@ -414,7 +439,8 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
         need = config.min_area
         if at_rail[index]:
             need = min(need, config.min_area_rail)
-        if float(inscribed[index]) <= config.stack_radius * radius:
+        if (float(inscribed[index]) <= config.stack_radius * radius
+                and places[index].max() >= config.stack_point_share * sizes[index]):
             need = config.min_area_stack
         if skin_share >= config.skin_share:
             need = min(need, config.min_area_skin)
