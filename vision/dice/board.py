@@ -38,9 +38,12 @@ Image = npt.NDArray[np.uint8]
 def _board_detect() -> DetectConfig:
     """Pip sizes for dice ``die_pixels`` (40) wide: pips are 12-30 % of a die, 5-12
     pixels; 13.5 rather than 14 at the top keeps the pip search to two octaves (blobs
-    2.5-13.7 pixels) instead of three."""
+    2.5-13.7 pixels) instead of three.  In the rectified field the face most nearly up
+    is the most frontal one, whichever way a cocked die leans; lying farther from the
+    nadir counts less than in a photo (renders: cocked dice leaning toward the nadir
+    read their tipped-up side at the photo reader's weight, 0.5)."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
-                        faces=FaceConfig(layout_tolerance=0.12))
+                        faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2))
 
 
 @dataclass(frozen=True, slots=True)

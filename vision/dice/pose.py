@@ -87,6 +87,11 @@ class PoseConfig:
     assumptions allow 0.16.  The band is also read from pips a few pixels
     across.  (Renders: 0.15 finds a third more cocked dice at the same false
     alarms, but calls that real die cocked.)"""
+    reach_slack: float = 1.0
+    """The perspective reach is multiplied by this before ``band_margin`` is added:
+    more than 1 for a camera mounted off the board's middle or tilted, whose
+    nadir is not below the image centre (the margin is then spent on the pips'
+    few pixels alone)."""
     sides: SideConfig = field(default_factory=SideConfig)
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
@@ -176,7 +181,8 @@ def _side_reasons(face: Face, pips: list[Pip], nadir: tuple[float, float], die: 
         cos = side.normal[0] * nx + side.normal[1] * ny
         if cos < config.away_limit and side.pips >= config.away_min_pips:
             reasons.append(f"a side face turned from the camera shows ({side.pips} pips)")
-        elif cos >= config.away_limit and side.band > max(cos, 0.0) * reach + config.band_margin:
+        elif cos >= config.away_limit and side.band > (
+                max(cos, 0.0) * reach * config.reach_slack + config.band_margin):
             reasons.append(f"a side face {side.band:.2f} die edges wide "
                            f"(perspective: {max(cos, 0.0) * reach:.2f})")
     return reasons
