@@ -320,3 +320,99 @@ def test_a_side_face_toward_the_nadir_is_perspective_away_from_it_a_tilt() -> No
     plain = banded_die(0.0)
     (face,) = faces_in_field(plain)
     assert assess(plain, face, 40.0, nadir=(100.0 - 600.0, 100.0), field_pixels=1333.0).flat
+
+
+# -- flat or cocked: renders -------------------------------------------------------
+
+SPOTS = ((0.1, 0.5), (0.22, 0.42), (0.34, 0.56), (0.66, 0.44), (0.78, 0.58), (0.9, 0.5))
+"""Free places between the rows of the starting position, near and far from the nadir."""
+LOOKS = (("tournament-cream", "white-black", "white"), ("green-felt", "white-black", "black"),
+         ("printed-blue", "white-black", "red-translucent"),
+         ("tan-leather", "white-red", "match-light"),
+         ("burgundy-leather", "red-black", "match-dark"))
+"""Board, checker and dice styles: every dice style, no held-out board or checkers."""
+
+
+def rendered_poses(tilt: float, leans: Sequence[float]) -> tuple[int, int]:
+    """(dice read, dice read as cocked) over renders of six dice a frame, every
+    die style, each die tilted ``tilt`` degrees toward each of ``leans``."""
+    import math
+
+    from vision.synth import render
+    from vision.synth.scene import DiePlacement, Scene
+    from vision.synth.styles import BOARD_STYLES, CHECKER_STYLES, DICE_STYLES, Style
+
+    boards = {b.name: b for b in BOARD_STYLES}
+    checkers = {c.name: c for c in CHECKER_STYLES}
+    dice_styles = {d.name: d for d in DICE_STYLES}
+    read = cocked = 0
+    for board_name, checker_name, dice_name in LOOKS:
+        style = Style(boards[board_name], checkers[checker_name], dice_styles[dice_name])
+        for lean in leans:
+            dice = tuple(DiePlacement(1 + i, u, v, yaw_deg=10.0 * i + 5.0, tilt_deg=tilt,
+                                      lean_deg=lean) for i, (u, v) in enumerate(SPOTS))
+            frame, truth = render(Scene(dice=dice, style=style))
+            assert truth.observation.corners is not None
+            seen = read_board_dice_details(frame, FieldMap.from_corners(truth.observation.corners),
+                                           TOURNAMENT)
+            for die in truth.observation.dice:
+                match = [s for s in seen if math.dist(s.die.center, die.center) < 15.0]
+                if match:
+                    read += 1
+                    cocked += not match[0].die.flat
+    return read, cocked
+
+
+def test_rendered_flat_dice_are_flat_everywhere_on_the_field() -> None:
+    read, cocked = rendered_poses(0.0, [0.0])
+    assert read >= 28  # of 30
+    assert cocked == 0
+
+
+def test_rendered_dice_cocked_25_degrees_are_found_cocked() -> None:
+    # the renderer tilts them about a horizontal axis toward +u, -u and +v; before the
+    # side faces were read none of these was called cocked, now about 30 % are: most
+    # of the rest lean so that their tipped-up face is toward the nadir, where a flat
+    # die's perspective sides show too (see vision/dice/pose.py)
+    read, cocked = rendered_poses(25.0, [0.0, 180.0, 90.0])
+    assert read >= 80  # of 90
+    assert cocked >= 22
+
+
+def test_side_faces_from_slanted_pips_beside_the_top_face() -> None:
+    from vision.dice.faces import Face
+    from vision.dice.pips import Pip
+    from vision.dice.sides import side_faces
+
+    def pip(x: float, y: float, minor: float = 8.0, angle: float = 0.0) -> Pip:
+        return Pip(x, y, float(np.sqrt(8.0 * minor)), 8.0, minor, angle, 120.0, 230.0)
+
+    # a four 40 px wide, its sides along the image axes
+    top = tuple(pip(100.0 + dx, 100.0 + dy) for dx in (-9.0, 9.0) for dy in (-9.0, 9.0))
+    face = Face(top, "dark", (100.0, 100.0), 9.0, 40.0, 0.0)
+    # slanted across the right-hand edge (short axis along x, OpenCV's angle 0), 0.75
+    # die edges right of the centre: a band at least (0.75 - 0.5) / 0.75 wide
+    right = pip(130.0, 104.0, minor=3.0, angle=0.0)
+    (side,) = side_faces(face, [*top, right])
+    assert side.normal == pytest.approx((1.0, 0.0), abs=1e-9)
+    assert side.band == pytest.approx(1.0 / 3.0)
+    assert side.pips == 1
+    # the same blob shortened along the edge, a round one, one on the top face and one
+    # past a corner are no side face's pips
+    assert side_faces(face, [pip(130.0, 104.0, minor=3.0, angle=90.0)]) == []
+    assert side_faces(face, [pip(130.0, 104.0)]) == []
+    assert side_faces(face, [pip(112.0, 100.0, minor=3.0)]) == []
+    assert side_faces(face, [pip(130.0, 118.0, minor=3.0)]) == []
+
+
+@pytest.mark.parametrize("name", ["frame0", "frame1", "frame3", "frame4", "frame5", "test8",
+                                  "test9"])
+def test_real_board_dice_are_flat_as_labelled(name: str) -> None:
+    # a broadcast camera, tilted: the sides of flat dice show wider than a camera
+    # straight above the middle of the board would see them
+    image, field_map, truth = real_board(name)
+    dice = read_board_dice(image, field_map, TOURNAMENT)
+    matched = [(d, t) for d in dice for t in truth
+               if np.hypot(d.center[0] - t["center"][0], d.center[1] - t["center"][1]) < 8]
+    assert len(matched) >= len(truth) - 1
+    assert [d.flat for d, _ in matched] == [t["flat"] for _, t in matched]
