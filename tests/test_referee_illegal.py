@@ -186,3 +186,28 @@ def test_without_a_tray_a_missing_checker_is_not_taken_for_a_bear_off() -> None:
     _, events = run(Referee.new(STRICT), script.inputs)
     assert names(events)[2:] == ["warning:look"]
     assert "no tray" in events[-1].data["detail"]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_players_mode_the_mover_may_put_their_own_play_right(seating: Seating) -> None:
+    script, _ = _illegal(seating)
+    legal = parse_play(START, "13/10 6/5", 3, 1)
+    script.stable(START.result_of(legal))  # changed to a legal play before dark throws
+    referee, events = run(Referee.new(PLAYERS), script.inputs)
+    assert names(events)[2:] == ["play", "play"]
+    assert events[-1].data == {**events[-1].data, "move": str(legal), "legal": True}
+    assert referee.call is None and not referee.panel().call_steady
+    assert referee.game.position == START.result_of(legal)
+    assert not referee.match_record().comments  # the record holds the legal play only
+
+
+def test_players_mode_the_mover_may_take_their_play_back() -> None:
+    script, _ = _illegal(SEATINGS[2])
+    script.stable(START)
+    legal = parse_play(START, "24/21 24/23", 3, 1)
+    script.stable(shifted(START, "24/21"))
+    script.stable(START.result_of(legal))
+    referee, events = run(Referee.new(PLAYERS), script.inputs)
+    assert names(events)[2:] == ["play", "position_restored", "play"]
+    assert events[-1].data["legal"] is True
+    assert referee.stage is Stage.ROLL and referee.game.turn == DARK

@@ -415,7 +415,9 @@ class Referee:
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
         """Between plays the checkers should stay put: a change is worth a look."""
-        if self.seating is None or self.call is not None:
+        if self.call is not None:
+            return self._mover_corrects(observation, out)
+        if self.seating is None:
             return self
         try:
             board = position_of(read_board(observation), self.seating, self.game.turn)
@@ -426,6 +428,33 @@ class Referee:
         if self.glimpsed and self.game.phase is Phase.ROLL:
             return self._infer_roll(observation, out)
         out.warn("moved", "the checkers are not where the last play left them")
+        return self
+
+    def _mover_corrects(self, observation: Observation, out: "_Out") -> "Referee":
+        """*Players* mode: the mover puts their own illegal play right before anyone throws.
+
+        Nobody objects to that: back to the position before the play means
+        the mover plays the dice again (as after a call); a legal play of the
+        same dice replaces the illegal one in the record.
+        """
+        window = self.call
+        assert window is not None and self.seating is not None
+        game = window.previous.session.game
+        assert game.dice is not None
+        try:
+            reading = read_board(observation)
+            board = position_of(reading, self.seating, game.turn.opponent)
+        except BoardReadError:
+            return self
+        back = replace(self, session=window.previous.session, call=None, undo_point=None,
+                       divergences=window.previous.divergences)
+        if board.key == game.position.key:
+            out.emit("position_restored", colour_name(game.turn),
+                     position_id=game.position.position_id())
+            return replace(back, stage=Stage.RESTORE, restored=True, message="PLAY AGAIN")
+        judgement = judge_play(game.position, reading, self.seating, game.dice)
+        if judgement.kind == "legal":
+            return replace(back, stage=Stage.PLAY)._record_play(judgement, out)
         return self
 
     def _infer_roll(self, observation: Observation, out: "_Out") -> "Referee":
