@@ -71,6 +71,9 @@ OPERATOR: Final = "operator"
 
 EventSink = Callable[[RefereeEvent], None]
 PanelOutput = Callable[[PanelState], None]
+StepWatcher = Callable[[Referee, tuple[RefereeEvent, ...]], None]
+"""Told the referee after every shown step, with that step's events (the kiosk page,
+which draws far more than the panel holds: the board, the dice, the log)."""
 
 
 class SessionError(Exception):
@@ -124,6 +127,7 @@ class Session:
         self._source = source
         self._emit = emit or (lambda event: None)
         self._outputs = list(outputs)
+        self._watchers: list[StepWatcher] = []
         self._camera_ok = True
         self._last_panel: PanelState | None = None
         self._settings, self._was_begun = self._agree_settings(settings)
@@ -172,6 +176,14 @@ class Session:
         it is given the current one at once."""
         self._outputs.append(output)
         self._tell(output, self._panel())
+
+    def add_watcher(self, watcher: StepWatcher) -> None:
+        """Hand the referee and the events of every future shown step to ``watcher``
+        too, on the thread that steps the session; it is given the current referee
+        at once, with no events.  Like a panel output, a failing watcher is reported
+        and never stops the referee."""
+        self._watchers.append(watcher)
+        self._watch(watcher, ())
 
     # -- feeding --------------------------------------------------------------
 
@@ -325,6 +337,14 @@ class Session:
         for event in events:
             self._emit(event)
         self._publish()
+        for watcher in self._watchers:
+            self._watch(watcher, tuple(events))
+
+    def _watch(self, watcher: StepWatcher, events: tuple[RefereeEvent, ...]) -> None:
+        try:
+            watcher(self._referee, events)
+        except Exception as exc:  # like a panel output: never stop the referee
+            print(f"bgref referee: a step watcher failed: {exc}", file=sys.stderr)
 
     def _panel(self) -> PanelState:
         panel = self._referee.panel()
