@@ -76,9 +76,11 @@ def test_without_gpio_hardware_the_real_test_says_so(tmp_path: Path,
     else:
         pytest.skip("lgpio is installed here: this checks a machine without it")
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.setenv("LG_WD", "unset-by-the-test")  # restored afterwards, whatever the code sets
     before = os.getcwd()
     code, out = run()
     assert code == 1
     assert "no GPIO here" in out and "try bgref gpio --mock" in out
     assert os.getcwd() == before
+    assert (tmp_path / "state").is_dir()
+    assert os.environ["LG_WD"] == str((tmp_path / "state").resolve())
