@@ -130,6 +130,10 @@ def test_the_referee_unit_has_what_the_issue_asks() -> None:
     assert unit["Service.ProtectHome"] == ["yes"]
     assert "Service.PrivateDevices" not in unit
     assert "LG_WD=%S/bgref" in unit["Service.Environment"]
+    for default in ("BGREF_GPIO=lgpio", "BGREF_SCOREBOARD=/dev/scoreboard", "BGREF_KIOSK=8080",
+                    "BGREF_PINS=/etc/bgref/pins.toml"):
+        assert default in unit["Service.Environment"]
+        assert f"\n{default}\n" in (SYSTEMD / "bgref.env").read_text()
     assert unit["Service.WorkingDirectory"] == ["%S/bgref"]
     assert unit["Service.ExecStart"][0].startswith("@BGREF@ referee ")
 
