@@ -100,3 +100,17 @@ def test_a_game_that_left_the_rules_path_is_recorded_up_to_there_and_closed() ->
     text = format_mat(record)
     assert "Wins 2 points" in text
     assert any("13/7 stood" in c and "resignation" in c for c in record.comments)
+
+
+def test_a_game_does_not_end_on_an_illegal_play_even_in_players_mode() -> None:
+    position = Position([14, 0, 0, 0, 0, 0, 1] + [0] * 19,
+                        [0, 0, 0, 0, 0, 0, 15] + [0] * 19, LIGHT)
+    script = _set(SEATINGS[2], position)
+    dice = script.throw(position, LIGHT, (2, 1))
+    wrong = shifted(position, "6/off")  # a 2-1 cannot bear off from the 6-point
+    script.stable(wrong, dice)
+    script.stable(wrong)
+    referee, events = run(Referee.new(RefereeSettings(mode="players")), script.inputs)
+    assert names(events)[-2:] == ["play", "illegal_play"]
+    assert events[-1].data["mode"] == "players"
+    assert referee.stage is Stage.RESTORE and referee.session.games == ()

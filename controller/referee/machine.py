@@ -45,7 +45,7 @@ from controller.game.events import (
 from controller.game.game import Game, Phase
 from controller.game.match import Match, MatchRules
 from controller.game.money import MoneySession
-from controller.game.result import Ending, WinKind
+from controller.game.result import Ending
 from controller.panel import PanelState
 from controller.records.record import MatchRecord, scores_before
 from controller.referee.board import (
@@ -70,9 +70,11 @@ from controller.referee.throws import (
     Unclear,
     VoidThrow,
     describe_die,
+    dice_values,
     die_fault,
     die_json,
     judge_throw,
+    rolls_with,
     split_dice,
     thrower_half,
 )
@@ -393,11 +395,11 @@ class Referee:
                 return self._void(fault, player, seen, out)
             out.warn("dice", f"only one die seen ({describe_die(seen[0])}): is the other "
                              "off the board or hidden?")
-            return replace(self, glimpsed=_values(seen))
+            return replace(self, glimpsed=dice_values(seen))
         verdict = judge_throw(seen, half)
         if isinstance(verdict, Unclear):
             out.warn("dice", verdict.detail)
-            return replace(self, glimpsed=_values(seen)) if len(seen) == 2 else self
+            return replace(self, glimpsed=dice_values(seen)) if len(seen) == 2 else self
         if isinstance(verdict, VoidThrow):
             return self._void(verdict, player, seen, out)
         state = self
@@ -469,7 +471,7 @@ class Referee:
         assert self.seating is not None
         reading = read_board(observation)
         fits = []
-        for roll in _rolls_with(self.glimpsed):
+        for roll in rolls_with(self.glimpsed):
             if judge_play(game.position, reading, self.seating, roll).kind == "legal":
                 fits.append(roll)
         if len(fits) != 1:
@@ -557,7 +559,9 @@ class Referee:
             return state
         if judgement.kind == "legal":
             state = state._record_play(judgement, out)
-        elif self.settings.mode == "strict":
+        elif self.settings.mode == "strict" or (
+                judgement.after is not None and judgement.after.winner() is not None):
+            # A game does not end on an illegal play nobody has had the chance to call.
             state = state._call_now(judgement, out)
         else:
             state = state._open_call(judgement, out)
@@ -587,7 +591,7 @@ class Referee:
                  dice=list(self.game.dice), position_id=_position_id(judgement))
         out.emit("illegal_play", colour_name(mover), reason="; ".join(judgement.reasons),
                  reasons=list(judgement.reasons), legal_plays=list(judgement.closest),
-                 mode="strict")
+                 mode=self.settings.mode)
         out.beeps += 1
         return replace(self, stage=Stage.RESTORE, restored=False, message="ILLEGAL")
 
@@ -616,12 +620,7 @@ class Referee:
         divergences = self.divergences
         if not any(d.game == index for d in divergences):
             divergences = (*divergences, Divergence(index, game.events, why))
-        if position.winner() is not None:
-            fresh = _finished(fresh, position)
-        session = replace(self.session, game=fresh)
-        if fresh.result is not None:
-            session = _score(self.session, fresh)
-        return replace(self, session=session, divergences=divergences)
+        return replace(self, session=replace(self.session, game=fresh), divergences=divergences)
 
     def _after_result(self, games_before: int, out: "_Out") -> "Referee":
         """Announce a game that has just finished (and the match) and wait for the next set-up."""
@@ -693,17 +692,6 @@ class _Out:
         self.emit("warning", None, reason=reason, detail=detail, **data)
 
 
-def _values(dice: tuple[Die, ...]) -> tuple[int, ...]:
-    return tuple(d.value for d in dice if d.value is not None)
-
-
-def _rolls_with(known: tuple[int, ...]) -> list[tuple[int, int]]:
-    """Every roll (known dice first) that contains the ``known`` values."""
-    if len(known) >= 2:
-        return [(known[0], known[1])]
-    return [(known[0], other) for other in range(1, 7)]
-
-
 def _play_message(game: Game) -> str:
     if game.dice is None:
         return ""
@@ -712,51 +700,3 @@ def _play_message(game: Game) -> str:
 
 def _position_id(judgement: PlayJudgement) -> str | None:
     return None if judgement.after is None else judgement.after.position_id()
-
-
-def _finished(game: Game, position: Position) -> Game:
-    """A diverged game that ends at once: its winner bore off the last checker."""
-    from controller.game.result import GameResult
-
-    winner = position.winner()
-    assert winner is not None
-    loser = winner.opponent
-    kind = WinKind.SINGLE
-    if position.off(loser) == 0:
-        row = position.layout(loser)
-        kind = WinKind.BACKGAMMON if row[25] + sum(row[19:25]) else WinKind.GAMMON
-    multiplier = int(kind)
-    if kind is WinKind.BACKGAMMON:
-        multiplier = game.rules.backgammon_multiplier
-    if game.rules.jacoby and not game.cube_turned:
-        multiplier = 1
-    points = game.cube_value * multiplier
-    result = GameResult(winner, kind, Ending.BORNE_OFF, game.cube_value, points)
-    return replace(game, phase=Phase.OVER, result=result)
-
-
-def _score(session: Session, finished: Game) -> Session:
-    """Score a game finished outside :meth:`Game.apply` and start the next, as the session does."""
-    result = finished.result
-    assert result is not None
-    if isinstance(session, MoneySession):
-        totals = list(session.totals)
-        amount = result.points * session.rules.stake
-        totals[result.winner] += amount
-        totals[result.winner.opponent] -= amount
-        return replace(session, game=Game.new(session.rules.game), games=(*session.games, finished),
-                       totals=(totals[0], totals[1]))
-    score = list(session.score)
-    score[result.winner] += result.points
-    new_score = (score[0], score[1])
-    crawford_done = session.crawford_done or session.crawford_game
-    crawford_next = False
-    length = session.rules.length
-    if session.rules.crawford and not crawford_done and all(s < length for s in new_score):
-        crawford_next = max(new_score) == length - 1 and max(session.score) < length - 1
-    ended = replace(session, game=finished, score=new_score, games=(*session.games, finished),
-                    crawford_game=False, crawford_done=crawford_done)
-    if ended.is_over:
-        return ended
-    rules = Match._game_rules(session.rules, crawford=crawford_next)
-    return replace(ended, game=Game.new(rules), crawford_game=crawford_next)

@@ -110,3 +110,15 @@ def split_dice(seen: Sequence[Die], known: Sequence[Die],
     kept = tuple(d for i, d in enumerate(seen) if i in used_seen)
     fresh = tuple(d for i, d in enumerate(seen) if i not in used_seen)
     return kept, fresh
+
+
+def dice_values(dice: tuple[Die, ...]) -> tuple[int, ...]:
+    """The values of the dice whose pips could be read."""
+    return tuple(d.value for d in dice if d.value is not None)
+
+
+def rolls_with(known: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Every roll (known dice first) that contains the ``known`` values."""
+    if len(known) >= 2:
+        return [(known[0], known[1])]
+    return [(known[0], other) for other in range(1, 7)]
