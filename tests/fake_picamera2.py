@@ -58,6 +58,24 @@ class Sensor:
 
     model: str = "imx708"
     pixel_array: tuple[int, int] = (4608, 2592)
+    modes: list[dict[str, Any]] | None = None
+    """The sensor modes (picamera2's ``sensor_modes``); None gives the pattern of
+    Camera Module 3 scaled to ``pixel_array``: a fast mode cropped from the
+    middle of the sensor, a 2x2 binned mode over the whole sensor, and the
+    full resolution."""
+
+    def sensor_modes(self) -> list[dict[str, Any]]:
+        if self.modes is not None:
+            return self.modes
+        w, h = self.pixel_array
+        return [
+            {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (w // 3, h // 3),
+             "fps": 120.0, "crop_limits": (w // 6, h // 6, 2 * w // 3, 2 * h // 3)},
+            {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (w // 2, h // 2),
+             "fps": 56.0, "crop_limits": (0, 0, w, h)},
+            {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (w, h),
+             "fps": 14.0, "crop_limits": (0, 0, w, h)},
+        ]
     autofocus: bool = True
     new_style_ae: bool = False
     """Report ``AeState`` and offer ``ExposureTimeMode`` (newer libcamera)."""
@@ -171,13 +189,21 @@ class Picamera2:
 
     # -- configuration ----------------------------------------------------
 
+    @property
+    def sensor_modes(self) -> list[dict[str, Any]]:
+        self._alive()
+        return [dict(mode) for mode in self.sensor.sensor_modes()]
+
     def create_video_configuration(self, main: dict[str, Any] | None = None,
                                    lores: dict[str, Any] | None = None,
                                    raw: dict[str, Any] | None = None,
                                    controls: dict[str, Any] | None = None,
+                                   sensor: dict[str, Any] | None = None,
                                    **options: Any) -> dict[str, Any]:
-        return self._config("video", {"format": "XBGR8888", "size": (1280, 720)}, main,
-                            {"FrameDurationLimits": (33333, 33333)}, controls)
+        config = self._config("video", {"format": "XBGR8888", "size": (1280, 720)}, main,
+                              {"FrameDurationLimits": (33333, 33333)}, controls)
+        config["sensor"] = dict(sensor or {})
+        return config
 
     def create_still_configuration(self, main: dict[str, Any] | None = None,
                                    lores: dict[str, Any] | None = None,
@@ -204,18 +230,41 @@ class Picamera2:
         self.controls = dict(camera_config["controls"])
         self.crop = self._crop_for(camera_config)
 
+    def _mode_for(self, camera_config: dict[str, Any]) -> dict[str, Any]:
+        """The sensor mode libcamera would run: the one asked for by its output
+        size, else (like libcamera's own choice, roughly) the smallest mode at
+        least as large as the output, which on Camera Module 3 is a crop of the
+        middle of the sensor for 720p video."""
+        modes = self.sensor.sensor_modes()
+        wanted = camera_config.get("sensor", {}).get("output_size")
+        if wanted is not None:
+            for mode in modes:
+                if tuple(mode["size"]) == tuple(wanted):
+                    return mode
+            raise RuntimeError(f"no sensor mode of size {wanted}")
+        out_w, out_h = camera_config["main"]["size"]
+        large = [m for m in modes if m["size"][0] >= out_w and m["size"][1] >= out_h]
+        if large:
+            return min(large, key=lambda m: m["size"][0] * m["size"][1])
+        return max(modes, key=lambda m: m["size"][0] * m["size"][1])
+
     def _crop_for(self, camera_config: dict[str, Any]) -> tuple[int, int, int, int]:
-        """An explicit ScalerCrop, else the largest centred area of the output's shape."""
+        """An explicit ScalerCrop, else the largest centred area of the output's
+        shape within the sensor mode's crop limits."""
         if "ScalerCrop" in camera_config["controls"]:
             x, y, w, h = camera_config["controls"]["ScalerCrop"]
             return (int(x), int(y), int(w), int(h))
-        width, height = self.sensor.pixel_array
+        if camera_config.get("use_case") == "video":
+            x0, y0, width, height = self._mode_for(camera_config)["crop_limits"]
+        else:
+            x0, y0 = 0, 0
+            width, height = self.sensor.pixel_array
         out_w, out_h = camera_config["main"]["size"]
         if width * out_h > height * out_w:
             crop_w = round(height * out_w / out_h)
-            return ((width - crop_w) // 2, 0, crop_w, height)
+            return (x0 + (width - crop_w) // 2, y0, crop_w, height)
         crop_h = round(width * out_h / out_w)
-        return (0, (height - crop_h) // 2, width, crop_h)
+        return (x0, y0 + (height - crop_h) // 2, width, crop_h)
 
     def start(self) -> None:
         self._alive()

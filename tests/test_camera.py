@@ -44,6 +44,7 @@ from vision.camera import (
     parse_spec,
 )
 from vision.camera.base import Image, Region
+from vision.camera.picamera2_backend import full_view_mode
 from vision.camera.synthetic import RendererProducer
 from vision.errors import CameraError, CameraLostError, ConfigError
 
@@ -297,6 +298,71 @@ def test_picamera2_missing_camera_number(fake_pi: ModuleType) -> None:
 def test_picamera2_busy_camera_is_a_camera_error(fake_pi: ModuleType) -> None:
     with Picamera2Camera(0, SMALL), pytest.raises(CameraError, match="busy"):
         Picamera2Camera(0, SMALL).open()
+
+
+# Sensor modes as picamera2 lists them on a Pi (size, fps, crop_limits), from the
+# modes libcamera reports for each module: Camera Module 2 (imx219), Camera
+# Module 3 (imx708) and the HQ camera (imx477).
+IMX219_MODES = [
+    {"size": (640, 480), "fps": 206.0, "crop_limits": (1000, 752, 1280, 960), "bit_depth": 10},
+    {"size": (1640, 1232), "fps": 41.0, "crop_limits": (0, 0, 3280, 2464), "bit_depth": 10},
+    {"size": (1920, 1080), "fps": 47.0, "crop_limits": (680, 692, 1920, 1080), "bit_depth": 10},
+    {"size": (3280, 2464), "fps": 21.0, "crop_limits": (0, 0, 3280, 2464), "bit_depth": 10},
+]
+IMX708_MODES = [
+    {"size": (1536, 864), "fps": 120.0, "crop_limits": (768, 432, 3072, 1728), "bit_depth": 10},
+    {"size": (2304, 1296), "fps": 56.0, "crop_limits": (0, 0, 4608, 2592), "bit_depth": 10},
+    {"size": (4608, 2592), "fps": 14.0, "crop_limits": (0, 0, 4608, 2592), "bit_depth": 10},
+]
+IMX477_MODES = [
+    {"size": (1332, 990), "fps": 120.0, "crop_limits": (696, 528, 2664, 1980), "bit_depth": 10},
+    {"size": (2028, 1080), "fps": 50.0, "crop_limits": (0, 440, 4056, 2160), "bit_depth": 12},
+    {"size": (2028, 1520), "fps": 40.0, "crop_limits": (0, 0, 4056, 3040), "bit_depth": 12},
+    {"size": (4056, 3040), "fps": 10.0, "crop_limits": (0, 0, 4056, 3040), "bit_depth": 12},
+]
+
+
+@pytest.mark.parametrize(("modes", "pixels", "expected"), [
+    (IMX219_MODES, (3280, 2464), (1640, 1232)),
+    (IMX708_MODES, (4608, 2592), (2304, 1296)),
+    (IMX477_MODES, (4056, 3040), (2028, 1080)),
+])
+def test_the_video_runs_in_a_binned_mode_over_the_whole_sensor_width(
+        modes: list[dict[str, Any]], pixels: tuple[int, int], expected: tuple[int, int]) -> None:
+    mode = full_view_mode(modes, pixels, (1280, 720), 30.0)
+    assert mode is not None
+    assert tuple(mode["size"]) == expected
+
+
+def test_no_full_width_mode_fast_enough_leaves_the_choice_to_libcamera() -> None:
+    assert full_view_mode(IMX708_MODES, (4608, 2592), (1280, 720), 60.0) is None
+    assert full_view_mode(IMX708_MODES, None, (1280, 720), 30.0) is None
+    # Nothing covers the size: the largest full-width mode fast enough.
+    mode = full_view_mode(IMX219_MODES, (3280, 2464), (3000, 2000), 30.0)
+    assert mode is not None and tuple(mode["size"]) == (1640, 1232)
+
+
+def test_picamera2_video_sees_the_whole_sensor_width(fake_pi: ModuleType) -> None:
+    # The fake, like libcamera, would pick the small mode cropped from the
+    # middle of the sensor; the backend asks for the binned full-width one.
+    with Picamera2Camera(0, SMALL) as camera:
+        camera.read()
+        assert camera.sensor_mode == (768, 432)
+    cam = fake_pi.SENSORS[0].instances[0]
+    assert cam.camera_config["sensor"] == {"output_size": (768, 432), "bit_depth": 10}
+    x, _, width, _ = cam.crop
+    assert (x, width) == (0, 1536)
+
+
+def test_picamera2_without_a_full_width_mode_still_runs(fake_pi: ModuleType,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    fake_pi.SENSORS[0].modes = [
+        {"size": (512, 288), "fps": 120.0, "crop_limits": (256, 144, 1024, 576), "bit_depth": 10}]
+    with caplog.at_level("WARNING"), Picamera2Camera(0, SMALL) as camera:
+        frame = camera.read()
+        assert camera.sensor_mode is None
+    assert frame.image.shape == (180, 320, 3)
+    assert "field of view may be cropped" in caplog.text
 
 
 def test_picamera2_read_before_open() -> None:

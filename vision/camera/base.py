@@ -72,6 +72,13 @@ class CameraConfig:
     size: tuple[int, int] = (1280, 720)
     """Requested video frame size, width x height.  720p is enough to count
     checkers on a full board and keeps a Raspberry Pi at a useful frame rate."""
+    min_fps: float = 30.0
+    """Frame rate the video's sensor mode must reach (picamera2): among the
+    sensor modes that see the whole width of the sensor and run at least this
+    fast, the smallest that still covers ``size`` is used.  Left to itself,
+    libcamera picks Camera Module 3's 1536x864 mode for 720p video, a crop of
+    the middle of the sensor with a third less field of view, and the camera
+    would then have to hang higher than hardware/camera.md says."""
     still_size: tuple[int, int] | None = None
     """Size of high-resolution stills; None lets the backend choose (picamera2:
     the sensor pixels under the video's field of view, i.e. no resampling)."""
@@ -113,6 +120,8 @@ class CameraConfig:
             sw, sh = self.still_size
             if not (16 <= sw <= 20000 and 16 <= sh <= 20000):
                 raise ConfigError(f"still size {sw}x{sh}: each side 16-20000 pixels")
+        if not 0 < self.min_fps <= 1000:
+            raise ConfigError(f"camera min_fps {self.min_fps}: between 0 and 1000")
         for name in ("read_timeout", "open_timeout", "still_timeout", "frozen_after",
                      "settle_timeout"):
             if not getattr(self, name) > 0:

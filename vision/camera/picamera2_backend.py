@@ -20,6 +20,11 @@ What the board reader needs from the camera, and how it is done here:
 * **BGR frames.**  picamera2 names formats after libcamera's (DRM) fourccs,
   which list channels from the most significant byte: its ``"RGB888"`` is B,
   G, R in memory, i.e. exactly OpenCV's BGR, so frames need no conversion.
+* **The whole field of view.**  libcamera chooses the sensor mode closest
+  to the requested size, which for 720p on Camera Module 3 is a crop of the
+  middle of the sensor.  The backend asks for the smallest mode that sees the
+  sensor's full width, covers the video size and keeps ``min_fps``
+  (:func:`full_view_mode`), so the camera height in hardware/camera.md holds.
 * **Stills for the dice.**  :meth:`capture_high_res` switches to a still
   configuration over the *same sensor area* as the video (the video's
   ``ScalerCrop`` is passed to the still), so a region of a video frame maps
@@ -78,6 +83,7 @@ class Picamera2Camera(Camera):
         self._locked: dict[str, Any] = {}
         self._scaler_crop: tuple[int, int, int, int] | None = None
         self._frame_size: tuple[int, int] | None = None
+        self._sensor_mode: tuple[int, int] | None = None
         self._model = "?"
         self._freeze = FreezeWatch(self._config.frozen_after, self.name)
 
@@ -93,6 +99,11 @@ class Picamera2Camera(Camera):
     def model(self) -> str:
         """The sensor as picamera2 names it (imx219, imx708, imx477), once open."""
         return self._model
+
+    @property
+    def sensor_mode(self) -> tuple[int, int] | None:
+        """Output size of the sensor mode the video runs in (None: libcamera chose)."""
+        return self._sensor_mode
 
     @property
     def locked_controls(self) -> dict[str, Any]:
@@ -137,8 +148,19 @@ class Picamera2Camera(Camera):
 
     def _start(self, cam: Any) -> None:
         self._model = str(cam.camera_properties.get("Model", "?"))
-        config = cam.create_video_configuration(
-            main={"size": tuple(self._config.size), "format": "RGB888"})
+        main = {"size": tuple(self._config.size), "format": "RGB888"}
+        mode = full_view_mode(_sensor_modes(cam), _pixel_array(cam), self._config.size,
+                              self._config.min_fps)
+        if mode is None:
+            log.warning("%s: no sensor mode sees the whole sensor width at %.0f fps or more; "
+                        "libcamera chooses (the field of view may be cropped)", self.name,
+                        self._config.min_fps)
+            config = cam.create_video_configuration(main=main)
+        else:
+            self._sensor_mode = (int(mode["size"][0]), int(mode["size"][1]))
+            config = cam.create_video_configuration(
+                main=main, sensor={"output_size": self._sensor_mode,
+                                   "bit_depth": int(mode.get("bit_depth", 10))})
         cam.configure(config)
         cam.start()
         controls = dict(cam.camera_controls)
@@ -383,3 +405,49 @@ def _quietly_close(cam: Any) -> None:
             getattr(cam, step)()
         except Exception as exc:
             log.debug("picamera2 %s failed while closing: %s", step, exc)
+
+
+def full_view_mode(modes: list[dict[str, Any]], pixel_array: tuple[int, int] | None,
+                   size: tuple[int, int], min_fps: float) -> dict[str, Any] | None:
+    """The sensor mode for the video: full sensor width, fast enough, covering ``size``.
+
+    Among modes whose crop covers the whole width of the pixel array and run at
+    ``min_fps`` or more, the smallest that is at least ``size`` (binning keeps
+    noise down and the frame rate up); if none covers ``size``, the largest of
+    them.  None when no mode sees the whole width at that rate.
+    """
+    if pixel_array is None:
+        return None
+    full = [m for m in modes
+            if _full_width(m, pixel_array[0]) and float(m.get("fps", 0.0)) >= min_fps]
+    if not full:
+        return None
+    covering = [m for m in full if m["size"][0] >= size[0] and m["size"][1] >= size[1]]
+    if covering:
+        return min(covering, key=lambda m: int(m["size"][0]) * int(m["size"][1]))
+    return max(full, key=lambda m: int(m["size"][0]) * int(m["size"][1]))
+
+
+def _full_width(mode: dict[str, Any], width: int) -> bool:
+    limits = mode.get("crop_limits")
+    if limits is None or len(limits) != 4:
+        return False
+    x, _, w, _ = (int(v) for v in limits)
+    return x == 0 and w >= width
+
+
+def _sensor_modes(cam: Any) -> list[dict[str, Any]]:
+    """picamera2's ``sensor_modes`` (it cycles the camera through each mode once);
+    an older picamera2 without it gives none."""
+    try:
+        modes = cam.sensor_modes
+    except AttributeError:
+        return []
+    return [dict(m) for m in modes if isinstance(m, dict) and "size" in m]
+
+
+def _pixel_array(cam: Any) -> tuple[int, int] | None:
+    size = cam.camera_properties.get("PixelArraySize")
+    if size is None or len(size) != 2:
+        return None
+    return (int(size[0]), int(size[1]))
