@@ -108,10 +108,10 @@ def test_the_bill_of_materials_adds_up_and_matches_the_pin_map() -> None:
 
     parts = {"Computer and camera (1-7)": range(1, 8), "Camera stand (8-10)": range(8, 11),
              "Lights, buzzer, buttons (11-25)": range(11, 26),
-             "Scoreboard (26-29)": range(26, 30), "Kiosk screen (30-31)": range(30, 32)}
+             "Scoreboard (26-32)": range(26, 33), "Kiosk screen (33-34)": range(33, 35)}
     for label, numbers in parts.items():
         assert stated(label) == round(sum(total[n] for n in numbers), 2), label
-    assert stated("**Referee without screen**") == round(sum(total[n] for n in range(1, 30)), 2)
+    assert stated("**Referee without screen**") == round(sum(total[n] for n in range(1, 33)), 2)
     pins = load_pin_map(PINS)
     qty = {int(r[0]): int(r[3]) for r in rows}
     leds = [n for n in (11, 12, 13) if "LED 5 mm" in rows[n - 1][1]]
@@ -122,7 +122,11 @@ def test_the_bill_of_materials_adds_up_and_matches_the_pin_map() -> None:
 
     drawn = [LED_COLOUR[name.split("_")[0]] for name in pins.lights]
     assert colours == {c: drawn.count(c) for c in colours}
-    assert "see firmware/README.md" in rows[25][6] and "see firmware/README.md" in rows[26][6]
+    # The scoreboard's parts are the ones the firmware's README wires up.
+    firmware = (REPO / "firmware" / "README.md").read_text()
+    for number, part in ((26, "SC0915"), (27, "MAX7219"), (28, "SN74AHCT125N")):
+        assert part in rows[number - 1][2] and part in firmware, part
+    assert qty[27] == 2
 
 
 def test_the_camera_heights_follow_from_the_field_of_view() -> None:
