@@ -1,0 +1,147 @@
+"""The kiosk page in a real headless Chromium: it draws what the server pushes, and reconnects.
+
+The browser is driven over its DevTools pipe (:mod:`tests.kiosk_browser`);
+the page is read back from its DOM, so these tests see what a player sees:
+the checkers drawn per point, the score, the call in words.
+"""
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.kiosk.feed import KioskFeed
+from controller.kiosk.server import KioskServer
+from controller.referee.journal import MEMORY, Journal
+from controller.referee.session import Session
+from controller.referee.settings import RefereeSettings
+from controller.rules.position import Position
+from tests.kiosk_browser import Browser, chromium_path
+from tests.referee_streams import DARK, SEATINGS, Script, die, half_of
+
+START = Position.initial()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    chromium_path()
+    chrome = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield chrome
+    finally:
+        chrome.close()
+
+
+def _text(browser: Browser, tab: str, element: str) -> str:
+    value = browser.evaluate(tab, f"document.getElementById({json.dumps(element)}).textContent")
+    return str(value)
+
+
+def _wait_text(browser: Browser, tab: str, element: str, words: str) -> str:
+    found = browser.wait_for(
+        tab, f"(document.getElementById({json.dumps(element)}) || {{}}).textContent"
+             f" && document.getElementById({json.dumps(element)}).textContent"
+             f".includes({json.dumps(words)})"
+             f" && document.getElementById({json.dumps(element)}).textContent")
+    return str(found)
+
+
+def _point(browser: Browser, tab: str, index: int) -> tuple[int, int, int]:
+    """(light, dark) the point's drawing says, and the checkers drawn there."""
+    value = browser.evaluate(tab, f"""(() => {{
+        const g = document.querySelector('#board [data-point="{index}"]');
+        return [Number(g.dataset.light), Number(g.dataset.dark),
+                g.querySelectorAll('circle.checker').length];
+    }})()""")
+    light, dark, drawn = value
+    return int(light), int(dark), int(drawn)
+
+
+def test_the_page_draws_the_board_score_and_a_call(browser: Browser) -> None:
+    session = Session(Journal.open(MEMORY, create=True), RefereeSettings(match_length=5))
+    feed = KioskFeed()
+    feed.attach(session)
+    with KioskServer(feed, port=0, heartbeat=1.0) as server:
+        tab = browser.open(server.url)
+        _wait_text(browser, tab, "expecting", "Set up the board")
+        assert _text(browser, tab, "points-light") == "0"
+        assert browser.evaluate(tab, "document.querySelectorAll('#board .checker').length") == 0
+
+        # Light sits at the bottom, home boards on the right; light opens 3-1 with 8/5 6/5.
+        seating = SEATINGS[0]
+        script = Script(seating).setup()
+        dice = script.opening(3, 1)
+        after = START.result_of(next(p for p in START.legal_plays(3, 1)
+                                     if str(p) == "8/5 6/5"))
+        script.stable(after, dice)
+        script.stable(after)
+        mine = half_of(seating, DARK)
+        script.stable(after.with_turn(DARK), (die(5, mine, 0), die(2, mine, 1, flat=False)))
+        for inp in script.inputs:
+            session.step(inp)
+
+        alert = _wait_text(browser, tab, "alert", "Roll again")
+        assert alert.startswith("Roll again, Dark: the 2 is cocked")
+        assert browser.evaluate(tab, "document.getElementById('alert').hidden") is False
+        # Light's 5 point (index 4) made with two checkers, the 6 point down to four.
+        assert _point(browser, tab, 4) == (2, 0, 2)
+        assert _point(browser, tab, 5) == (4, 0, 4)
+        assert _point(browser, tab, 7) == (2, 0, 2)
+        assert _point(browser, tab, 11) == (0, 5, 5)
+        assert browser.evaluate(tab, "document.querySelectorAll('#board .checker').length") == 30
+        # The void dice are drawn crossed out; the cube centred shows 64.
+        assert browser.evaluate(
+            tab, "[...document.querySelectorAll('#board .die.void')].map(d => d.dataset.value)"
+        ) == ["5", "2"]
+        assert browser.evaluate(tab, "document.querySelector('#board .cube text').textContent"
+                                ) == "64"
+        assert _text(browser, tab, "match-length") == "match to 5 · game 1"
+        assert "Light plays 8/5 6/5" in _text(browser, tab, "log")
+
+        # The rethrow clears the call; a double and a take move the cube to the taker.
+        script.stable(after.with_turn(DARK))
+        shown = len(script.inputs)
+        script.press("double", DARK)
+        for inp in script.inputs[shown - 1:]:
+            session.step(inp)
+        _wait_text(browser, tab, "expecting", "Light to take or pass")
+        assert browser.evaluate(tab, "document.getElementById('alert').hidden") is True
+        assert "Dark doubles to 2" in _text(browser, tab, "log")
+
+
+def test_the_page_reconnects_and_refetches_after_a_restart(browser: Browser) -> None:
+    session = Session(Journal.open(MEMORY, create=True), RefereeSettings(match_length=3))
+    feed = KioskFeed()
+    feed.attach(session)
+    server = KioskServer(feed, port=0, heartbeat=0.5)
+    server.start()
+    port = server.address[1]
+    try:
+        tab = browser.open(server.url)
+        _wait_text(browser, tab, "match-length", "match to 3")
+        server.close()
+        browser.wait_for(tab, "!document.getElementById('connection').hidden")
+        # While the server is down the game goes on; the page learns of it on reconnecting.
+        script = Script(SEATINGS[2]).setup()
+        script.opening(6, 4)
+        for inp in script.inputs:
+            session.step(inp)
+        server = KioskServer(feed, port=port, heartbeat=0.5)
+        server.start()
+        _wait_text(browser, tab, "expecting", "Light to play 6-4")
+        browser.wait_for(tab, "document.getElementById('connection').hidden")
+        assert _text(browser, tab, "score-dark").split() == ["Dark", "0"]
+        assert browser.evaluate(tab, "document.getElementById('score-light')"
+                                     ".classList.contains('turn')") is True
+        # Dark sits at the bottom now: dark's six point is in front of dark, bottom right.
+        assert _point(browser, tab, 5) == (0, 5, 5)
+    finally:
+        server.close()
+
+
+def test_no_page_file_loads_anything_from_elsewhere() -> None:
+    folder = Path(__file__).resolve().parents[1] / "controller" / "kiosk" / "static"
+    for file in folder.iterdir():
+        text = file.read_text(encoding="utf-8").replace("http://www.w3.org/2000/svg", "")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, file
