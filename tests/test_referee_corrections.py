@@ -23,6 +23,8 @@ def _opened() -> Script:
 def test_undo_the_last_play_and_play_it_again() -> None:
     script = _opened()
     script.operator("undo")
+    undone, _ = run(Referee.new(), script.inputs)
+    assert f"light to take {OPENING} back" in undone.expecting()
     script.stable(START)
     other = parse_play(START, "24/21 24/23", 3, 1)
     script.stable(START.result_of(other))

@@ -57,7 +57,8 @@ def test_strict_calls_at_once_and_waits_for_the_position(seating: Seating) -> No
     assert call.data["legal_plays"] == [str(p) for p in verdict.closest]
     assert referee.stage is Stage.RESTORE
     assert referee.panel().call_blink == {"light"} and referee.panel().beeps == 1
-    assert "restored" in referee.expecting()
+    assert referee.expecting().startswith("waiting for the position to be restored: light "
+                                          "to take 13/7 back")
 
     # Dark may not throw yet; the position is restored, then a legal play is made.
     script.stable(after, throw((4, 2), half_of(seating, DARK), 2))

@@ -173,4 +173,5 @@ def _call(referee: "Referee", inp: ButtonInput, out: "_Out") -> "Referee":
     out.beeps += 1
     return replace(referee, session=window.previous.session, call=None, stage=Stage.RESTORE,
                    restored=False, undo_point=None, divergences=window.previous.divergences,
+                   taking_back=window.move,
                    message="ILLEGAL")

@@ -56,7 +56,7 @@ def _undo(referee: "Referee", out: "_Out") -> "Referee":
              position_id=game.position.position_id())
     return replace(referee, session=snapshot.session, divergences=snapshot.divergences,
                    stage=Stage.RESTORE, restored=False, call=None, undo_point=None,
-                   dice_down=(), glimpsed=(), message="UNDO")
+                   dice_down=(), glimpsed=(), message="UNDO", taking_back=referee.last_move)
 
 
 def _position_from(args: Mapping[str, object]) -> tuple[Position, int, Player | None]:

@@ -47,8 +47,9 @@ def expecting(referee: "Referee") -> str:
             assert game.dice is not None
             if referee.restored:
                 return f"{turn} to play {game.dice[0]}-{game.dice[1]} again"
-            return (f"waiting for the position to be restored to {game.position.position_id()} "
-                    f"(as before {turn}'s play), or a legal play of "
+            what = f"{referee.taking_back} back" if referee.taking_back else "the checkers back"
+            return (f"waiting for the position to be restored: {turn} to take {what} "
+                    f"(Position ID {game.position.position_id()}), or to make a legal play of "
                     f"{game.dice[0]}-{game.dice[1]}")
     if game.resignation is not None:
         resigner, level = game.resignation

@@ -163,6 +163,10 @@ class Referee:
     """The session just before the last play was recorded (dice out), for the operator's undo."""
     restored: bool = False
     """RESTORE: the position before the play has been seen again."""
+    last_move: str = ""
+    """The last play recorded or left standing, as the board showed it."""
+    taking_back: str = ""
+    """RESTORE: the play being taken back, for the players' instructions."""
     divergences: tuple[Divergence, ...] = ()
     notes: tuple[str, ...] = ()
     """Comments for the match record (score adjustments and the like)."""
@@ -581,7 +585,7 @@ class Referee:
                  dice=list(game.dice), position_id=_position_id(judgement))
         state = replace(self, session=session, stage=Stage.ROLL,
                         undo_point=Snapshot(self.session, self.divergences),
-                        restored=False, message="")
+                        restored=False, message="", last_move=judgement.move)
         return state._after_result(len(self.session.games), out)
 
     def _call_now(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
@@ -593,7 +597,8 @@ class Referee:
                  reasons=list(judgement.reasons), legal_plays=list(judgement.closest),
                  mode=self.settings.mode)
         out.beeps += 1
-        return replace(self, stage=Stage.RESTORE, restored=False, message="ILLEGAL")
+        return replace(self, stage=Stage.RESTORE, restored=False, message="ILLEGAL",
+                       taking_back=judgement.move)
 
     def _open_call(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
         game = self.game
@@ -606,7 +611,7 @@ class Referee:
         state = self._diverge(judgement.after.with_turn(mover.opponent),
                               f"{colour_name(mover)}'s illegal play {judgement.move} stood")
         state = replace(state, call=window, undo_point=snapshot, stage=Stage.ROLL,
-                        message="CALL?")
+                        message="CALL?", last_move=judgement.move)
         return state._after_result(len(self.session.games), out)
 
     def _diverge(self, position: Position, why: str) -> "Referee":
