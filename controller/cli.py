@@ -278,11 +278,25 @@ def demo(seed: int | None) -> None:
 @click.option("--calibration", type=click.Path(dir_okay=False), help="Camera: a calibration.")
 @click.option("--vision-config", type=click.Path(dir_okay=False), help="Camera: vision settings.")
 @click.option("--max-frames", type=click.IntRange(min=1), help="Camera: stop after N frames.")
+@click.option("--gpio", default="none", envvar="BGREF_GPIO", show_envvar=True,
+              metavar="lgpio|mock|none",
+              help="Camera: the board's lights and buttons on the Pi's pins (lgpio), on "
+                   "gpiozero's mock pins, or none (default).")
+@click.option("--pins", type=click.Path(dir_okay=False),
+              help="Camera: the pin map (default: $BGREF_PINS, else hardware/pins.toml).")
+@click.option("--scoreboard", default="none", envvar="BGREF_SCOREBOARD", show_envvar=True,
+              metavar="PORT|none",
+              help="Camera: the scoreboard's serial port, e.g. /dev/scoreboard (default none).")
+@click.option("--kiosk", default="none", envvar="BGREF_KIOSK", show_envvar=True,
+              metavar="[HOST:]PORT|none",
+              help="Camera: serve the kiosk page on 127.0.0.1:PORT (the Pi's: 8080; default "
+                   "none).")
 def referee_command(replay: str | None, camera: str | None, config: str | None,
                     journal: str | None, move_aside: bool, history: bool, export: str | None,
                     undo: bool, set_position: str | None, set_score: tuple[int, int] | None,
                     corners: str | None, calibration: str | None, vision_config: str | None,
-                    max_frames: int | None) -> None:
+                    max_frames: int | None, gpio: str, pins: str | None, scoreboard: str,
+                    kiosk: str) -> None:
     """The live referee: observations and buttons in, referee events out (JSON lines).
 
     Every step is journalled before it is shown; started again on the same
@@ -294,7 +308,8 @@ def referee_command(replay: str | None, camera: str | None, config: str | None,
         replay=replay, camera=camera, config=config, journal=journal, move_aside=move_aside,
         history=history, export=export, undo=undo, set_position=set_position,
         set_score=set_score, corners=corners, calibration=calibration,
-        vision_config=vision_config, max_frames=max_frames))
+        vision_config=vision_config, max_frames=max_frames, gpio=gpio, pins=pins,
+        scoreboard=scoreboard, kiosk=kiosk))
 
 
 @main.command("scoreboard")

@@ -34,6 +34,7 @@ from controller.referee.lock import FeedLock
 from controller.referee.session import SessionError
 
 if TYPE_CHECKING:
+    from controller.outputs import OutputOptions
     from controller.referee.events import RefereeEvent
     from controller.referee.session import Session
     from controller.referee.settings import RefereeSettings
@@ -63,6 +64,13 @@ class RefereeOptions:
     calibration: str | None = None
     vision_config: str | None = None
     max_frames: int | None = None
+    gpio: str = "none"
+    """Camera: the lights and buttons (``lgpio``, ``mock`` or ``none``): controller/outputs.py."""
+    pins: str | None = None
+    scoreboard: str | None = None
+    """Camera: the scoreboard's serial port, or ``none``."""
+    kiosk: str | None = None
+    """Camera: the kiosk page's ``PORT`` or ``HOST:PORT``, or ``none``."""
 
 
 def default_journal() -> Path:
@@ -215,6 +223,7 @@ def _replay(journal: Journal, settings: RefereeSettings | None, options: Referee
 def _live(journal: Journal, settings: RefereeSettings | None, options: RefereeOptions,
           out: Callable[[str], None]) -> None:
     from controller.commands.vision_cmds import VisionInputError, _config
+    from controller.outputs import build_outputs
     from controller.referee.live import LiveOptions, run_live
     from controller.referee.session import CAMERA
     from vision.calibration import load_calibration
@@ -229,16 +238,41 @@ def _live(journal: Journal, settings: RefereeSettings | None, options: RefereeOp
                        if options.calibration is not None else None)
     except VisionError as exc:
         raise VisionInputError(str(exc)) from exc
+    wanted = _output_options(options)
     session = _session(journal, settings, CAMERA, out)
     signal.signal(signal.SIGTERM, _stop)  # systemd's stop: close the camera on the way out
     click.echo(f"bgref referee: journal {journal.path}; {session.referee.expecting()}",
                err=True)
+    outputs = build_outputs(wanted, report=lambda text: click.echo(f"bgref referee: {text}",
+                                                                   err=True))
     try:
+        outputs.attach(session)
         run_live(session, camera, config, calibration,
                  LiveOptions(corners=options.corners, max_frames=options.max_frames),
-                 status=lambda text: click.echo(f"bgref referee: {text}", err=True))
+                 status=lambda text: click.echo(f"bgref referee: {text}", err=True),
+                 inbox=outputs.inbox)
     except VisionError as exc:
         raise VisionInputError(str(exc)) from exc
+    finally:
+        outputs.close()
+
+
+def _output_options(options: RefereeOptions) -> OutputOptions:
+    """The lights, scoreboard and kiosk the options ask for (a bad value is a usage error)."""
+    from controller.outputs import (
+        OutputOptionError,
+        OutputOptions,
+        parse_gpio,
+        parse_kiosk,
+        parse_scoreboard,
+    )
+
+    try:
+        return OutputOptions(gpio=parse_gpio(options.gpio), pins=options.pins,
+                             scoreboard=parse_scoreboard(options.scoreboard),
+                             kiosk=parse_kiosk(options.kiosk))
+    except OutputOptionError as exc:
+        raise click.UsageError(f"--{exc}") from exc
 
 
 def _stop(signum: int, frame: object) -> None:
