@@ -16,7 +16,7 @@ from controller.referee.inputs import (
 from controller.referee.machine import Referee
 from controller.referee.settings import RefereeSettings
 from controller.rules.position import Position
-from tests.referee_streams import SEATINGS, die, script_match
+from tests.referee_streams import SEATINGS, Script, die, names, run, script_match
 from vision.observation import Counts, Observation
 
 BUTTONS = ("double", "take", "pass", "call", "resign", "accept", "reject")
@@ -67,3 +67,14 @@ def test_random_inputs_mixed_into_a_real_match_never_break_the_referee(seed: int
     assert announced
     assert not [e.to_json() for e in announced if e.data.get("reason") == "internal"]
     format_mat(referee.match_record())
+
+
+def test_occluded_and_boardless_observations_are_never_judged() -> None:
+    script = Script(SEATINGS[0]).setup()
+    dice = script.opening(3, 1)
+    script.observation(Observation(board_found=True, occluded=True))
+    script.observation(Observation(board_found=False))
+    before, _ = run(Referee.new(), script.inputs[:2])
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "opening_roll"]
+    assert referee == before and dice

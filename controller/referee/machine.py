@@ -266,6 +266,9 @@ class Referee:
     # -- observations -----------------------------------------------------
 
     def _observe(self, observation: Observation, out: "_Out") -> "Referee":
+        if observation.occluded or not observation.board_found:
+            # Never a board state (the stabiliser does not pass these on; a raw line might).
+            return self
         state = self._forget_picked_up(observation)
         seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
         match state.stage:
