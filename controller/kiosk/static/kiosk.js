@@ -184,7 +184,7 @@ function render(state) {
   const length = match.length > 0 ? `match to ${match.length}` : "money game";
   setText("match-length", match.game > 0 ? `${length} · game ${match.game}` : length);
   document.getElementById("crawford").hidden = !match.crawford;
-  setText("turn", state.turn ? `${cap(state.turn)} to play` : "");
+  setText("turn", state.turn ? `${cap(state.turn)}'s turn` : "");
   setText("expecting", cap(state.expecting || ""));
 
   const alert = document.getElementById("alert");
