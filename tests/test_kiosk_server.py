@@ -266,3 +266,36 @@ def test_a_port_in_use_is_a_clear_error(server: KioskServer) -> None:
     host, port = server.address
     with pytest.raises(KioskServerError, match=f"cannot listen on {host}:{port}: "):
         KioskServer(KioskFeed(), host, port).start()
+
+
+def test_idle_connections_do_not_keep_the_page_from_others(server: KioskServer) -> None:
+    idle = [socket.create_connection(server.address, timeout=10) for _ in range(30)]
+    try:
+        assert _get(server, "/api/state")[0] == 200
+        for sock in idle:  # each let go after client_timeout, with nothing sent back
+            assert sock.recv(1024) == b""
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_streams_beyond_the_limit_are_told_to_come_back(server: KioskServer) -> None:
+    from controller.kiosk.server import MAX_STREAMS
+
+    streams = [Stream(server) for _ in range(MAX_STREAMS)]
+    try:
+        for stream in streams:
+            stream.state()
+        status, body = _json_body(_raw(server, b"GET /events HTTP/1.1\r\nHost: k\r\n\r\n"))
+        assert status == 503 and f"{MAX_STREAMS} event streams" in body["message"]
+        streams.pop().close()
+        deadline = time.monotonic() + 5
+        while json.loads(_get(server, "/health")[2])["streams"] != MAX_STREAMS - 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        again = Stream(server)
+        assert again.state()["schema"] == 1
+        streams.append(again)
+    finally:
+        for stream in streams:
+            stream.close()
