@@ -10,7 +10,15 @@ import pytest
 from tests.test_cube import CORNERS, camera_frame, draw_cube, drawn_field, real
 from vision.calibration import Calibration
 from vision.errors import ConfigError
-from vision.occlusion import OcclusionConfig, detect_occlusion
+from vision.occlusion import AppearanceConfig, OcclusionConfig, OcclusionResult, detect_occlusion
+from vision.occlusion.appearance import (
+    explained,
+    lab8,
+    learn_appearance,
+    lit,
+    surface_geometry,
+    weighted,
+)
 from vision.occlusion.tracker import OcclusionTracker, TrackerConfig
 from vision.pipeline import BoardReader
 from vision.profile import TOURNAMENT, BoardProfile
@@ -199,3 +207,61 @@ def test_stabiliser_never_emits_a_state_while_a_hand_passes_over_a_rendered_boar
     assert state.points[target] == scene.points[target]
     # ... and once the arm has gone, the still board is clear and stable again.
     assert not observation.occluded and stabiliser.condition == "stable"
+
+
+def with_glare(field: np.ndarray, centre: tuple[float, float], strength: float,
+               sigma: float) -> np.ndarray:
+    """A lamp's reflection: ``strength`` grey levels added at ``centre`` (u, v), falling off
+    as a Gaussian ``sigma`` field widths wide, clipped as a sensor clips."""
+    h, w = field.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    d2 = (xs - centre[0] * w) ** 2 + (ys - centre[1] * h) ** 2
+    glare = strength * np.exp(-d2 / (2.0 * (sigma * w) ** 2))
+    return np.clip(field.astype(np.float32) + glare[..., None], 0, 255).astype(np.uint8)
+
+
+def _lit_share(field: np.ndarray, where: np.ndarray, config: AppearanceConfig) -> float:
+    """The share of the pixels in ``where`` that the Lab test leaves over and the lit-surface
+    test explains, on a rectified field drawn at 256 pixels."""
+    size = (field.shape[1], field.shape[0])
+    geometry = surface_geometry(TOURNAMENT, size, config)
+    lab = lab8(field)
+    appearance = learn_appearance(lab, geometry, np.zeros(field.shape[:2], bool), config)
+    known = explained(weighted(lab, config), geometry, appearance, config)
+    left = ~known & where
+    assert left.sum() > 100  # the Lab test alone must leave enough to judge
+    glare = lit(field, left, known, geometry, appearance, config)
+    return float(glare[left].mean())
+
+
+def test_glare_is_explained_but_a_step_of_glare_is_not() -> None:
+    field = drawn_field(256)
+    red = np.all(np.abs(field.astype(int) - (40, 30, 190)) < 8, axis=2)
+    # A lamp's soft reflection over the top-left points: washed out, continuous.
+    lamp = with_glare(field, (0.2, 0.15), 130.0, 0.08)
+    assert _lit_share(lamp, red, AppearanceConfig()) > 0.8
+    # The same washed-out red with hard edges inside the red points (a pink sleeve).
+    sleeve = field.copy()
+    h, w = field.shape[:2]
+    rows, columns = np.arange(h)[:, None], np.arange(w)[None, :]
+    patch = red & (rows > 0.12 * h) & (rows < 0.3 * h) & (columns < 0.3 * w)
+    sleeve[patch] = np.clip(0.9 * sleeve[patch].astype(float) + 130, 0, 255).astype(np.uint8)
+    assert _lit_share(sleeve, patch, AppearanceConfig()) < 0.1
+    # Colour alone would take it for glare: it is the continuity that refuses it.
+    assert _lit_share(sleeve, patch, AppearanceConfig(lit_glare_jump=1e6)) > 0.8
+
+
+def _largest(result: OcclusionResult) -> float:
+    return max((r.area for r in result.regions), default=0.0)
+
+
+def test_an_arm_nearly_the_colour_of_the_field_is_followed_over_it() -> None:
+    # Pale skin a little darker than the cream field: explained over the field, plain
+    # over the red and black points; the strips over the points lend it their colour.
+    pale = (178, 205, 222)
+    frame = camera_frame(with_arm(drawn_field(), pale, tip=(0.72, 0.45), width=0.14))
+    grown = detect_occlusion(frame, field_map(), TOURNAMENT)
+    alone = detect_occlusion(frame, field_map(), TOURNAMENT,
+                             config=OcclusionConfig(grow_seeds=0))
+    assert grown.occluded, grown.reason
+    assert _largest(grown) > 1.3 * _largest(alone)

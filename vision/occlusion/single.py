@@ -35,6 +35,8 @@ from vision.checkers.detect import Circle, DetectConfig, expected_radius, find_c
 from vision.checkers.reader import read_checkers
 from vision.errors import ConfigError
 from vision.occlusion.appearance import (
+    BAR,
+    SURFACES,
     AppearanceConfig,
     FieldAppearance,
     Floats,
@@ -103,10 +105,6 @@ class OcclusionConfig:
     """Area enough for a checker-shaped region that is not skin: such a region is far more
     often a stack the checker stage missed (red checkers on red points, with their shadows,
     in the renders) than a hand."""
-    stack_point_share: float = 0.0
-    """A checker-shaped region is taken for a stack only when this share of it lies on
-    one point (or on the bar): stacks stand on a point, while the strips a hand leaves
-    where it matches the board cross from point to point."""
     skin_cr: tuple[int, int] = (142, 175)
     skin_cb: tuple[int, int] = (80, 135)
     """YCrCb chroma box of skin, every skin tone (lightness Y left free), after Chai and Ngan
@@ -127,9 +125,16 @@ class OcclusionConfig:
     grow_seeds: int = 6
     """At most this many seeds (the largest regions) a frame."""
     skin_board_margin: int = 6
-    """A board surface whose colour lies within this many Cr/Cb levels of the skin box
-    is skin-coloured itself (tan leather, brown wood, burgundy): skin there is no
-    evidence of a hand, so its pixels do not count toward a region's skin share."""
+    """A bar whose colour lies within this many Cr/Cb levels of the skin box is
+    skin-coloured itself (brown wood, tan leather, burgundy)."""
+    skin_blind_surfaces: tuple[int, ...] = (BAR,)
+    """Surfaces on which skin is no evidence of a hand when they are skin-coloured
+    themselves.  The bar: it is the smallest surface, so its colour is the least sure
+    (hinges, the cube, checkers on the bar, a glare running along it), and a region on it
+    is always narrow, so skin alone lets a sliver of lit wood pass for fingers; a hand
+    crossing the bar covers the field beside it too, where its skin still counts.  On the
+    field and the points skin keeps counting even on a brown board: without it a hand of
+    the board's own colour is left as strips over the contrasting points."""
 
     def __post_init__(self) -> None:
         if self.width < 64:
@@ -141,6 +146,9 @@ class OcclusionConfig:
             raise ConfigError("occlusion: margins between 0 and 0.2")
         if min(self.min_area, self.min_area_rail, self.min_area_skin) <= 0.0:
             raise ConfigError("occlusion: region areas must be positive")
+        if not all(0 <= s < SURFACES for s in self.skin_blind_surfaces):
+            raise ConfigError(f"occlusion: skin_blind_surfaces are surfaces 0-{SURFACES - 1} "
+                              "(field, point class A, point class B, bar)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,8 +447,7 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
         need = config.min_area
         if at_rail[index]:
             need = min(need, config.min_area_rail)
-        if (float(inscribed[index]) <= config.stack_radius * radius
-                and places[index].max() >= config.stack_point_share * sizes[index]):
+        if float(inscribed[index]) <= config.stack_radius * radius:
             need = config.min_area_stack
         if skin_share >= config.skin_share:
             need = min(need, config.min_area_skin)
@@ -463,14 +470,17 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
 
 
 def skin_surfaces(appearance: FieldAppearance, config: OcclusionConfig) -> npt.NDArray[np.bool_]:
-    """Which of the four surfaces are skin-coloured (within ``skin_board_margin`` of the
+    """Which of the four surfaces do not let skin count: those of
+    ``skin_blind_surfaces`` that are skin-coloured (within ``skin_board_margin`` of the
     skin box, lightness left free)."""
     bgr = np.clip(np.rint(np.array(appearance.bgr or appearance_bgr(appearance),
                                    dtype=np.float64)), 0, 255).astype(np.uint8)
     ycc = cv2.cvtColor(bgr.reshape(1, -1, 3), cv2.COLOR_BGR2YCrCb).reshape(-1, 3).astype(int)
     m = config.skin_board_margin
     cr, cb = ycc[:, 1], ycc[:, 2]
-    return np.asarray((cr >= config.skin_cr[0] - m) & (cr <= config.skin_cr[1] + m)
+    blind = np.zeros(len(bgr), dtype=np.bool_)
+    blind[list(config.skin_blind_surfaces)] = True
+    return np.asarray(blind & (cr >= config.skin_cr[0] - m) & (cr <= config.skin_cr[1] + m)
                       & (cb >= config.skin_cb[0] - m) & (cb <= config.skin_cb[1] + m))
 
 
