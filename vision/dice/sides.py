@@ -33,9 +33,11 @@ from vision.errors import ConfigError
 def _side_pip_search() -> PipConfig:
     """Pips on a side face are slivers on a narrow band: the ring of face a pip
     search checks around a blob there crosses onto the top face and the board,
-    so it is uneven, and the slant takes some of the contrast; the size range
-    is that of the board stage's pips (see :mod:`.board`)."""
-    return PipConfig(min_diameter=3.0, max_diameter=13.5, min_contrast=20.0,
+    so it is uneven, and the slant takes some of the contrast.  A sliver's
+    equal-area diameter is at most about that of a top pip (5-12 pixels at the
+    board stage's 40 pixels a die) times the square root of its axis ratio:
+    two octaves up to 8 pixels (the dice stage's time grows by a fifth)."""
+    return PipConfig(min_diameter=3.0, max_diameter=8.0, min_contrast=20.0,
                      max_ring_spread=2.0, min_axis_ratio=0.2)
 
 
