@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import replace
@@ -119,12 +120,18 @@ def main() -> int:
                         help="how many misses and false calls to list")
     parser.add_argument("--cached-only", action="store_true",
                         help="referee only the planned streams already in the cache")
+    parser.add_argument("--perfect-vision", action="store_true",
+                        help="referee what a perfect reader would report instead of rendered "
+                             "streams (the referee and stabiliser alone; no rendering)")
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
     args = parser.parse_args()
     start = time.perf_counter()
-    tallies = run(args.games, args.seed, args.jobs, replace(Direction(), fps=args.fps),
-                  cached_only=args.cached_only)
-    print(f"Referee accuracy on rendered streams ({args.fps:g} frames/s, seeds from "
+    with tempfile.TemporaryDirectory(prefix="bgref-perfect-") as tmp:
+        tallies = run(args.games, args.seed, args.jobs, replace(Direction(), fps=args.fps),
+                      cached_only=args.cached_only,
+                      perfect=Path(tmp) if args.perfect_vision else None)
+    what = "a perfect reader's streams" if args.perfect_vision else "rendered streams"
+    print(f"Referee accuracy on {what} ({args.fps:g} frames/s, seeds from "
           f"{args.seed}; {time.perf_counter() - start:.0f} s)")
     print()
     for line in table(tallies):

@@ -12,11 +12,12 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 
 from bench.streams.director import Direction, Director
 from bench.streams.referee import referee_events
 from bench.streams.scoring import Tally, score
-from bench.streams.store import StreamFiles, files_for, make_streams
+from bench.streams.store import StreamFiles, files_for, make_perfect_stream, make_streams
 
 MATCH_LENGTHS = (0, 1, 3)
 
@@ -70,9 +71,17 @@ def streams_for(games: int, first_seed: int, jobs: int, base: Direction | None =
 
 
 def run(games: int, first_seed: int, jobs: int, base: Direction | None = None,
-        hold: float | None = None, cached_only: bool = False) -> dict[str, Tally]:
-    """Tallies by mode (``strict``, ``players``) and ``all``."""
-    streams = streams_for(games, first_seed, jobs, base, cached_only)
+        hold: float | None = None, cached_only: bool = False,
+        perfect: Path | None = None) -> dict[str, Tally]:
+    """Tallies by mode (``strict``, ``players``) and ``all``.
+
+    ``perfect``: a folder for the perfect reader's streams (:mod:`.oracle`),
+    refereed instead of rendered ones."""
+    if perfect is not None:
+        seeds = plan(games, first_seed, base)
+        streams = [make_perfect_stream(s, direction_of(s, base), perfect) for s in seeds]
+    else:
+        streams = streams_for(games, first_seed, jobs, base, cached_only)
     tallies = {"strict": Tally(), "players": Tally(), "all": Tally()}
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for mode, tally in pool.map(lambda f: officiate(f, hold), streams):

@@ -82,16 +82,20 @@ def _step(mine: list[int], theirs: list[int], rng: random.Random, die: int,
 
 def _distance(before: Position, dice: tuple[int, int], rng: random.Random) -> Position | None:
     mover = before.turn
-    plays = [p for p in before.legal_plays(*dice) if p.moves]
+    # Plays without hits: a checker that hit on its way and then lands a point off
+    # leaves a blot on the bar that nothing hit, which is a misread more than a slip.
+    plays = [p for p in before.legal_plays(*dice) if p.moves and not any(m.hit for m in p.moves)]
     if not plays:
         return None
     play = rng.choice(plays)
-    landed = sorted({m.destination for m in play.moves if not m.hit and m.destination != OFF})
+    landed = sorted({m.destination for m in play.moves if m.destination != OFF})
     if not landed:
         return None
     mine, theirs = _rows(before.play(play), mover)
     point = rng.choice(landed)
-    options = [q for q in (point - 1, point + 1) if _open(theirs, q)]
+    # Not back onto a point a checker left: that is a die not played, not a miscount.
+    starts = {m.source for m in play.moves}
+    options = [q for q in (point - 1, point + 1) if _open(theirs, q) and q not in starts]
     if not options:
         return None
     target = rng.choice(options)

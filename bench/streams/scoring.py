@@ -223,8 +223,9 @@ def score(truth: Truth, events: list[dict[str, Any]],
         tally.problems.append(Problem(seed, t, kind, detail, frames.explain(look)))
 
     next_throw = _next_throw_times(truth)
+    decided = _decided_from(truth)
     for play in truth.plays:
-        _score_play(play, truth, events, next_throw, tally, find, used, problem)
+        _score_play(play, truth, events, next_throw, decided, tally, find, used, problem)
     settles = sorted(t.t_settled for t in truth.throws)
     for throw in truth.throws:
         later = [t for t in settles if t > throw.t_settled]
@@ -273,30 +274,47 @@ def _count_dice(throw: ThrowTruth, frames: _Frames, tally: Tally) -> None:
 
 
 def _next_throw_times(truth: Truth) -> dict[int, float]:
-    """For each play (by index), when the next throw came to rest (its call deadline)."""
+    """For each play (by index), when the next valid throw came to rest (its call deadline)."""
     out: dict[int, float] = {}
-    settled = sorted(t.t_settled for t in truth.throws)
+    settled = sorted(t.t_settled for t in truth.throws if t.void is None)
     for i, play in enumerate(truth.plays):
         later = [t for t in settled if t > play.t_final]
         out[i] = later[0] if later else truth.duration + 10.0
     return out
 
 
+def _decided_from(truth: Truth) -> dict[int, float]:
+    """For each play (by index), from when the referee may judge it: the pick-up, or an
+    early throw that came while the mover's dice were still down (it ends the play)."""
+    out: dict[int, float] = {}
+    early = sorted(t.t_settled for t in truth.throws
+                   if t.exception is not None or t.void == "early")
+    previous = 0.0
+    for i, play in enumerate(truth.plays):
+        during = [t for t in early if previous < t < play.t_final]
+        out[i] = during[-1] if during else play.t_final
+        previous = play.t_final
+    return out
+
+
 def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
-                next_throw: dict[int, float], tally: Tally, find: Any, used: set[int],
-                problem: Any) -> None:
+                next_throw: dict[int, float], decided: dict[int, float], tally: Tally,
+                find: Any, used: set[int], problem: Any) -> None:
     index = truth.plays.index(play)
+    start = decided[index]
     deadline = play.t_final + DECIDE_WINDOW
     if play.legal:
         tally.plays_expected += 1
-        i = find(("play",), play.player, play.t_final, deadline, legal=True)
+        i = find(("play",), play.player, start, deadline, legal=True)
         if i is None:
             problem(play.t_final, "play not recorded",
                     f"{play.player} {play.dice} {play.move or '(no move)'}")
             return
         used.add(i)
         tally.plays_seen += 1
-        tally.pickup_latency.append((events[i]["t"] - play.t_final, truth.seed, play.t_final))
+        if start == play.t_final:  # judged on the pick-up, not on an early throw
+            tally.pickup_latency.append((events[i]["t"] - play.t_final, truth.seed,
+                                         play.t_final))
         if events[i].get("move", "") != play.move:
             tally.plays_wrong_move += 1
             problem(events[i]["t"], "play recorded wrongly",

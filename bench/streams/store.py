@@ -125,6 +125,43 @@ def make_stream(seed: int, direction: Direction, folder: Path | None = None) -> 
                                seconds=time.perf_counter() - start)
 
 
+def make_perfect_stream(seed: int, direction: Direction, folder: Path) -> StreamFiles:
+    """Session ``seed`` as a perfect reader would see it (:mod:`.oracle`): no rendering,
+    the same moments, presses and truth; written to ``folder`` (no cache: it is cheap)."""
+    from bench.streams.oracle import perfect_lines
+
+    files = StreamFiles(seed, folder / f"{seed}.jsonl.gz", folder / f"{seed}.truth.json",
+                        folder / f"{seed}.moments.json.gz")
+    folder.mkdir(parents=True, exist_ok=True)
+    director = Director(seed, direction)
+    moments, presses, truth = director.run()
+    labels: list[dict[str, Any]] = []
+    t = 0.0
+    with gzip.open(files.lines, "wt", compresslevel=1) as handle:
+        for line in perfect_lines(director.table, moments, presses, direction.fps):
+            handle.write(json.dumps(line, separators=(",", ":")) + "\n")
+    # The truth of each moment is what the perfect reader reports.
+    from bench.streams.oracle import PerfectReader
+
+    reader = PerfectReader(director.table)
+    for moment in moments:
+        seen = reader.observe(moment.shot)
+        labels.append({"t": round(t, 4), "duration": round(moment.duration, 4),
+                       "label": moment.label,
+                       "points": [[c["light"], c["dark"]] for c in seen["points"]],
+                       "bar": [seen["bar"]["light"], seen["bar"]["dark"]],
+                       "off": None if seen["off"] is None else [seen["off"]["light"],
+                                                                seen["off"]["dark"]],
+                       "dice": [[d["value"], d["flat"], d["on_checker"], d["side"]]
+                                for d in seen["dice"]],
+                       "occluded": seen["occluded"], "hand_cover": 0.0})
+        t += max(1, round(moment.duration * direction.fps)) / direction.fps
+    with gzip.open(files.moments, "wt", compresslevel=1) as handle:
+        json.dump(labels, handle, separators=(",", ":"))
+    files.truth.write_text(json.dumps(truth.to_json()))
+    return files
+
+
 def _make(job: tuple[int, Direction, Path]) -> StreamFiles:
     return make_stream(*job)
 
