@@ -18,6 +18,10 @@ also fed through a :class:`~controller.referee.session.Session` with a
 journal on disk (SQLite, synchronous writes, as the kiosk runs it), timing
 the steps that announce a roll or a play.
 
+``--perfect-vision`` measures the same timelines as a perfect reader would
+report them (``bench/streams/oracle.py``, no rendering): the stabiliser and
+the referee alone, over as many games as wanted.
+
 Goal: every decision under 0.5 s, the stabiliser's wait included.  The
 table gives median, 95th percentile and maximum, the slowest cases with
 their seed and time, and ``--check`` exits 1 when the maximum is 0.5 s or
@@ -37,10 +41,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.streams.director import Direction
-from bench.streams.evaluate import officiate, streams_for
+from bench.streams.evaluate import direction_of, officiate, plan, streams_for
 from bench.streams.referee import settings_for
 from bench.streams.scoring import Tally, summary
-from bench.streams.store import StreamFiles
+from bench.streams.store import StreamFiles, make_perfect_stream
 
 GOAL = 0.5
 
@@ -96,19 +100,28 @@ def main() -> int:
                         help="streams also timed in-process with a journal on disk")
     parser.add_argument("--cached-only", action="store_true",
                         help="referee only the planned streams already in the cache")
+    parser.add_argument("--perfect-vision", action="store_true",
+                        help="the perfect reader's streams (no rendering): the referee and "
+                             "the stabiliser alone")
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     base = replace(Direction(), fps=args.fps)
-    streams = streams_for(args.games, args.seed, args.jobs, base, args.cached_only)
-    total = Tally()
-    for files in streams:
-        total.add(officiate(files, args.hold, explain=False)[1])
-    compute: list[float] = []
-    for files in streams[:args.compute_streams]:
-        compute.extend(compute_times(files, args.hold))
+    with tempfile.TemporaryDirectory(prefix="bgref-perfect-") as tmp:
+        if args.perfect_vision:
+            streams = [make_perfect_stream(s, direction_of(s, base), Path(tmp))
+                       for s in plan(args.games, args.seed, base)]
+        else:
+            streams = streams_for(args.games, args.seed, args.jobs, base, args.cached_only)
+        total = Tally()
+        for files in streams:
+            total.add(officiate(files, args.hold, explain=False)[1])
+        compute: list[float] = []
+        for files in streams[:args.compute_streams]:
+            compute.extend(compute_times(files, args.hold))
     settle = [v for v, _, _ in total.settle_latency]
     pickup = [v for v, _, _ in total.pickup_latency]
-    print(f"Referee decision latency ({total.games} games in {total.streams} sessions, "
+    what = "perfect reader" if args.perfect_vision else "rendered, real pipeline"
+    print(f"Referee decision latency, {what} ({total.games} games in {total.streams} sessions, "
           f"{args.fps:g} frames/s, hold {args.hold if args.hold is not None else 0.3} s)")
     print()
     print(f"{'from -> to (seconds)':<34} {'n':>6} {'median':>8} {'p95':>8} {'max':>8} "
