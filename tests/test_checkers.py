@@ -338,3 +338,22 @@ def test_checkers_the_colour_of_their_point_are_found_on_its_slots() -> None:
     assert sum(p.light + p.dark for p in without.points) < sum(stacks.values())
     empty = read_checkers(same_colour_board({}, 6), TOURNAMENT)
     assert not empty.placed
+
+
+def test_a_chain_reaching_the_far_rail_holds_two_stacks() -> None:
+    """Seven light checkers from the top rail, five dark from the bottom one whose first
+    (against the rail) was missed, so no chain starts there: the top chain runs on to
+    the bottom rail, and the two stacks part where the colour changes."""
+    w, h = TOURNAMENT.rectified_size(640)
+    r = expected_radius(TOURNAMENT, 640)
+    x = TOURNAMENT.point_u(23) * w
+    top = [Circle(x, r * (1.04 + 2.06 * k), r) for k in range(7)]
+    bottom = [Circle(x, h - r * (1.04 + 2.06 * k), r) for k in range(1, 5)]
+    circles = top + bottom
+    light = [True] * len(top) + [False] * len(bottom)
+    config = CountConfig(presume_totals=False)
+    result = count_checkers(circles, light, TOURNAMENT, (w, h), config, r)
+    assert result.points[23] == Counts(7, 0)
+    assert result.points[0] == Counts(0, 5)
+    alone = count_checkers(circles, light, TOURNAMENT, (w, h), replace(config, far_rail=0.0), r)
+    assert alone.points[0] == Counts()

@@ -28,6 +28,9 @@ class CountConfig:
 
     rail_gap: float = 0.9
     """How far a stack's first checker may stand from its rail."""
+    far_rail: float = 2.5
+    """A chain from one rail with a checker this close to the other rail runs from rail to
+    rail: two stacks meet in it."""
     link: float = 2.6
     """Centres closer than this are in the same stack (touching is 2.0)."""
     bar_margin: float = 0.35
@@ -210,7 +213,14 @@ def _stacks(members: list[int], circles: list[Circle], light: list[bool], height
 
     bottom = walk(list(reversed(order)), float(height))
     top = walk(order, 0.0)
-    if set(bottom) & set(top):
+
+    def reaches(chain: list[int], rail: float) -> bool:
+        """Whether a chain reaches the other rail (its stack there was missed at the
+        rail itself, under glare or against a dark rail)."""
+        return any(abs(circles[i].y - rail) - circles[i].radius
+                   <= config.far_rail * radius for i in chain)
+
+    if set(bottom) & set(top) or reaches(top, float(height)) or reaches(bottom, 0.0):
         cut = _meeting(order, light, circles, height)
         top, bottom = order[:cut], order[cut:]
     claimed = set(bottom) | set(top)
