@@ -1,5 +1,7 @@
 """The opening roll, ties, and void throws (etiquette 1 and 2 of the rule digest)."""
 
+import dataclasses
+
 import pytest
 
 from controller.game.events import OpeningRoll
@@ -196,3 +198,26 @@ def test_a_single_die_is_a_warning_not_a_reroll() -> None:
     referee, events = run(Referee.new(), script.inputs)
     assert names(events)[-1] == "warning:dice"
     assert referee.stage is Stage.ROLL
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_idle_dice_beside_the_board_are_never_a_throw(seating: Seating) -> None:
+    from controller.game.selfplay import selfplay_match
+    from tests.referee_streams import script_match
+
+    match = selfplay_match(5, 1)
+    plain = script_match(match, seating, seed=5).inputs
+    _, want = run(Referee.new(RefereeSettings(match_length=1)), plain)
+    # The idle pair lies beside the board all along; its pips are read differently at times.
+    with_idle = []
+    for number, inp in enumerate(plain):
+        if isinstance(inp, StableInput):
+            idle = (Die(2 + number % 3, (980.0, 690.0), True, False, None),
+                    Die(5, (985.0, 640.0), True, False, None))
+            obs = inp.observation
+            with_idle.append(StableInput(inp.t, dataclasses.replace(obs,
+                                                                   dice=(*obs.dice, *idle))))
+        else:
+            with_idle.append(inp)
+    _, got = run(Referee.new(RefereeSettings(match_length=1)), with_idle)
+    assert [e.to_json() for e in got] == [e.to_json() for e in want]

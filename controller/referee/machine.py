@@ -32,6 +32,7 @@ The game's rules (cube, score, Crawford, results) are the game layer's
 camera and the buttons mean for them.
 """
 
+import math
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final, Literal
@@ -85,6 +86,8 @@ from controller.rules.position import Position
 from vision.observation import Die, Observation
 
 Session = Match | MoneySession
+PARKED: Final = 8
+"""Places beside the field remembered as holding an idle die."""
 NUDGE: Final = 4.0
 """A die found within this many die tolerances of where a die of the same
 value lay is that die pushed aside, not a fresh throw."""
@@ -156,6 +159,8 @@ class Referee:
     """Dice of a void throw or a tied opening roll, waiting to be picked up."""
     void_by: Player | None = None
     """Whose void throw still lies on the board (their call light blinks)."""
+    parked: tuple[Die, ...] = ()
+    """Dice seen beside the field on a quiet board (an idle pair), never a throw."""
     glimpsed: tuple[int, ...] = ()
     """ROLL: the values of a throw's dice that were seen when not both were readable."""
     call: CallWindow | None = None
@@ -271,6 +276,7 @@ class Referee:
             return self
         state = self._forget_picked_up(observation)
         seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
+        state, seen = state._park(seen)
         match state.stage:
             case Stage.SETUP:
                 return state._setup(observation, seen, out)
@@ -285,6 +291,30 @@ class Referee:
             case Stage.OVER:
                 return state
         return state  # pragma: no cover
+
+    def _park(self, seen: tuple[Die, ...]) -> tuple["Referee", tuple[Die, ...]]:
+        """Set aside dice lying beside the field that are no part of a throw.
+
+        Each player has a pair of dice; the idle pair lies beside the board,
+        and the camera may see it (or something it takes for a die).  A die
+        off the field counts only when it comes with a fresh throw onto the
+        field (a die that bounced off: ``off_field``), and only where no die
+        lay beside the field on a quiet board before: whatever lies there
+        while no fresh die is on the field is parked, by place alone, since
+        its pips may be read differently from frame to frame.
+        """
+        tolerance = self.settings.die_tolerance
+        beside = [d for d in seen if d.side is None]
+        if not beside:
+            return self, seen
+        on_field = tuple(d for d in seen if d.side is not None)
+        if not split_dice(on_field, self.dice_down, tolerance)[1]:
+            parked = [p for p in self.parked
+                      if not any(_same_place(p, d, tolerance) for d in beside)]
+            parked = [*parked, *beside][-PARKED:]
+            return replace(self, parked=tuple(parked)), on_field
+        return self, tuple(d for d in seen if d.side is not None or not any(
+            _same_place(d, p, tolerance) for p in self.parked))
 
     def _forget_picked_up(self, observation: Observation) -> "Referee":
         """Ignored dice stop being ignored once every one of them has left the board."""
@@ -698,6 +728,10 @@ class _Out:
 
     def warn(self, reason: str, detail: str, **data: Any) -> None:
         self.emit("warning", None, reason=reason, detail=detail, **data)
+
+
+def _same_place(a: Die, b: Die, tolerance: float) -> bool:
+    return math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) <= 2 * tolerance
 
 
 def _play_message(game: Game) -> str:
