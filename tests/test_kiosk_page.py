@@ -145,3 +145,49 @@ def test_no_page_file_loads_anything_from_elsewhere() -> None:
     for file in folder.iterdir():
         text = file.read_text(encoding="utf-8").replace("http://www.w3.org/2000/svg", "")
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, file
+
+
+def test_the_bar_and_the_borne_off_checkers_are_drawn(browser: Browser) -> None:
+    from controller.referee.inputs import OperatorInput
+    from controller.rules.player import Player
+
+    # Light (player 0): one on the bar, four off, five each on its 6 and 1 points;
+    # dark: two on the bar, three off, five each on its 6 and 5 points.
+    light = [0] * 26
+    dark = [0] * 26
+    light[25], light[0], light[6], light[1] = 1, 4, 5, 5
+    dark[25], dark[0], dark[6], dark[5] = 2, 3, 5, 5
+    position = Position(light, dark, Player.ZERO)
+    session = Session(Journal.open(MEMORY, create=True))
+    script = Script(SEATINGS[0]).setup()  # light at the bottom, home boards on the right
+    for inp in script.inputs:
+        session.step(inp)
+    events = session.step(OperatorInput(session.last_t + 1, "set_position",
+                                        {"position_id": position.position_id(),
+                                         "turn": "light"}))
+    assert [e.event for e in events] == ["correction"]
+    feed = KioskFeed()
+    feed.attach(session)
+    with KioskServer(feed, port=0) as server:
+        tab = browser.open(server.url)
+        browser.wait_for(tab, "document.body.dataset.stage === 'roll'")
+        bar = browser.evaluate(tab, """(() => {
+            const g = document.querySelector('#board .bar');
+            return [g.dataset.light, g.dataset.dark,
+                    g.querySelectorAll('circle.light').length,
+                    g.querySelectorAll('circle.dark').length];
+        })()""")
+        assert bar == ["1", "2", 1, 2]
+        off = browser.evaluate(tab, """(() => {
+            const g = document.querySelector('#board .off');
+            const xs = [...g.querySelectorAll('rect')].map(r => Number(r.getAttribute('x')));
+            return [g.querySelectorAll('rect.light').length,
+                    g.querySelectorAll('rect.dark').length, Math.min(...xs)];
+        })()""")
+        assert off[:2] == [4, 3]
+        assert off[2] > 1000  # in the tray on the right, the home boards' side
+        # Light's 6 and 1 points in front of light, bottom right; dark's across from them.
+        assert _point(browser, tab, 5) == (5, 0, 5)
+        assert _point(browser, tab, 0) == (5, 0, 5)
+        assert _point(browser, tab, 18) == (0, 5, 5)
+        assert _point(browser, tab, 19) == (0, 5, 5)
