@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import threading
 import time
 from http import HTTPStatus
@@ -70,16 +71,19 @@ class _Server(ThreadingHTTPServer):
         super().__init__(address, _Handler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        # One client's trouble is logged, never printed as a traceback or fatal.
-        log.warning("kiosk: a request from %s failed", client_address, exc_info=True)
+        # One client's trouble ends its own request only.  A client that hung up is
+        # ordinary (a reload, a closed tab); anything else is a bug worth a traceback.
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            log.debug("kiosk: %s went away: %s", client_address, error)
+        else:
+            log.warning("kiosk: a request from %s failed", client_address, exc_info=True)
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     server_version = "bgref-kiosk"
     sys_version = ""
-    error_content_type = "application/json"
-    error_message_format = '{"error": %(code)d, "message": "%(message)s: %(explain)s"}'
 
     def setup(self) -> None:
         super().setup()
