@@ -13,7 +13,18 @@ from controller.referee.settings import RefereeSettings
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
 from controller.rules.position import Position
-from tests.referee_streams import DARK, LIGHT, SEATINGS, Script, colour, die, half_of, names, run
+from tests.referee_streams import (
+    DARK,
+    LIGHT,
+    SEATINGS,
+    Script,
+    colour,
+    die,
+    half_of,
+    names,
+    run,
+    shifted,
+)
 from vision.observation import Die
 
 
@@ -221,3 +232,47 @@ def test_idle_dice_beside_the_board_are_never_a_throw(seating: Seating) -> None:
             with_idle.append(inp)
     _, got = run(Referee.new(RefereeSettings(match_length=1)), with_idle)
     assert [e.to_json() for e in got] == [e.to_json() for e in want]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_opening_roll_the_camera_missed_is_inferred_from_the_play(seating: Seating) -> None:
+    script = Script(seating).setup()
+    start = Position.initial().with_turn(DARK)
+    play = parse_play(start, "13/7 8/7", 6, 1)
+    fits = [(p, (h, lo)) for p in (LIGHT, DARK) for h in range(2, 7) for lo in range(1, h)
+            if Position.initial().with_turn(p).legal_play_to(start.result_of(play), h, lo)]
+    assert fits == [(DARK, (6, 1))]
+    script.play(start, play, (), steps=False)  # no dice seen at all
+    script.throw(start.result_of(play), LIGHT, (5, 2), spot=2)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "opening_roll", "play", "roll"]
+    assert events[1].player == "dark"
+    assert events[1].data == {"dice": {"light": 1, "dark": 6}, "tie": False, "inferred": True}
+    assert events[2].data["move"] == str(play) and events[2].data["legal"] is True
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+
+
+def test_a_misread_opening_then_played_on_is_recovered_with_the_dice_seen() -> None:
+    seating = SEATINGS[0]
+    script = Script(seating).setup()
+    # The top die (dark's 6) is read as cocked: a void throw the players did not see.
+    misread = (die(1, "right", 0), die(6, "left", 1, flat=False))
+    script.stable(Position.initial(), misread)
+    start = Position.initial().with_turn(DARK)
+    play = parse_play(start, "24/18 6/5", 6, 1)
+    for board in (start.result_of(play.__class__(play.moves[:1], (6, 1))),
+                  start.result_of(play)):
+        script.stable(board, misread)
+    script.stable(start.result_of(play))
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "reroll", "opening_roll", "play"]
+    assert events[2].data["inferred"] is True and events[3].data["legal"] is True
+    assert referee.game.turn == LIGHT and referee.stage is Stage.ROLL
+
+
+def test_checkers_moved_before_any_opening_fit_no_play_is_a_warning() -> None:
+    script = Script(SEATINGS[1]).setup()
+    script.stable(shifted(Position.initial(), "8/7 6/5"))  # two 1s: no opening roll
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "warning:moved"]
+    assert referee.stage is Stage.OPENING

@@ -357,43 +357,87 @@ class Referee:
     def _opening(self, observation: Observation, seen: tuple[Die, ...],
                  out: "_Out") -> "Referee":
         assert self.seating is not None
+        if not any(d.side is not None for d in observation.dice):
+            return self._missed_opening(observation, out)
         if len(seen) < 2:
             return self
         if len(seen) > 2:
             out.warn("dice", f"{len(seen)} dice on the board: one die from each player expected")
             return self
+        seating = self.seating
+        state = replace(self, glimpsed=dice_values(seen))
         by_side: dict[str, list[Die]] = {"left": [], "right": []}
         for die in seen:
             fault = die_fault(die, None)
             if fault is not None:
-                thrower = self._thrower_of_side(die.side)
-                return self._void(fault, thrower, seen, out)
+                thrower = state._thrower_of_side(die.side)
+                return state._void(fault, thrower, seen, out)
             assert die.side is not None
             by_side[die.side].append(die)
         if not by_side["left"] or not by_side["right"]:
             side = "left" if by_side["left"] else "right"
-            thrower = self._thrower_of_side(side)
+            thrower = state._thrower_of_side(side)
             void = VoidThrow("wrong_half", seen[0],
                              f"both dice are in the {side} half: each player throws one die "
                              "into their own right-hand half")
-            return self._void(void, thrower.opponent if thrower else None, seen, out)
+            return state._void(void, thrower.opponent if thrower else None, seen, out)
         bottom_die, top_die = by_side["right"][0], by_side["left"][0]
         if bottom_die.value is None or top_die.value is None:
             out.warn("dice", "a die's pips cannot be read")
-            return self
-        bottom = self.seating.bottom
+            return state
+        bottom = seating.bottom
         values = {bottom: bottom_die.value, bottom.opponent: top_die.value}
         light, dark = values[LIGHT], values[LIGHT.opponent]
-        session = self.session.apply(OpeningRoll((light, dark)))
+        session = state.session.apply(OpeningRoll((light, dark)))
         if light == dark:
             out.emit("opening_roll", None, dice={"light": light, "dark": dark}, tie=True,
                      cube=session.game.cube_value)
-            return replace(self, session=session, ignored=seen, message="TIE: AGAIN")
+            return replace(state, session=session, ignored=seen, message="TIE: AGAIN")
         starter = LIGHT if light > dark else LIGHT.opponent
         out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
                  tie=False)
-        return replace(self, session=session, stage=Stage.PLAY, dice_down=seen,
+        return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
                        message=_play_message(session.game))
+
+    def _missed_opening(self, observation: Observation, out: "_Out") -> "Referee":
+        """Checkers moved with no opening roll recorded: the roll the first play fits.
+
+        The opening dice were missed or misread (a die taken for cocked, a
+        1 not seen) and the players went on.  Once the dice are up, the board
+        is compared with every opening play: when exactly one starter and
+        roll fit (or exactly one of those fitting shares a die with the
+        opening dice last seen), the opening roll and the play are recorded,
+        marked as inferred.  Otherwise it is a warning to look.
+        """
+        assert self.seating is not None
+        try:
+            reading = read_board(observation)
+            board = position_of(reading, self.seating, LIGHT)
+        except BoardReadError:
+            return self
+        start = Position.initial()
+        if board.key == start.key:
+            return self
+        fits = [(starter, (high, low)) for starter in Player for high in range(2, 7)
+                for low in range(1, high)
+                if judge_play(start.with_turn(starter), reading, self.seating,
+                              (high, low)).kind == "legal"]
+        if len(fits) > 1 and self.glimpsed:
+            hinted = [fit for fit in fits if set(fit[1]) & set(self.glimpsed)]
+            fits = hinted if len(hinted) == 1 else fits
+        if len(fits) != 1:
+            out.warn("moved", "checkers moved, but no opening roll was seen; the board fits "
+                              f"{len(fits)} opening plays")
+            return self
+        starter, (high, low) = fits[0]
+        light, dark = (high, low) if starter == LIGHT else (low, high)
+        session = self.session.apply(OpeningRoll((light, dark)))
+        out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
+                 tie=False, inferred=True)
+        state = replace(self, session=session, stage=Stage.PLAY, ignored=(), void_by=None,
+                        glimpsed=())
+        judgement = judge_play(session.game.position, reading, self.seating, (high, low))
+        return state._record_play(judgement, out)
 
     def _thrower_of_side(self, side: str | None) -> Player | None:
         """The player who throws into that image half (None off the field)."""
