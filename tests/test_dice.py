@@ -140,8 +140,15 @@ def test_unreadable_input_says_why(tmp_path: Path) -> None:
 
 
 def test_bad_config_is_refused() -> None:
+    from vision.dice.pose import PoseConfig
+    from vision.dice.sides import SideConfig
+
     with pytest.raises(ConfigError):
         PipConfig(min_diameter=10, max_diameter=5)
+    with pytest.raises(ConfigError, match="camera_height"):
+        PoseConfig(camera_height=0.0)
+    with pytest.raises(ConfigError, match="increasing"):
+        SideConfig(along=(1.0, 0.5))
 
 
 # -- CLI -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import numpy.typing as npt
 from vision.dice.faces import Face
 from vision.dice.pips import Gray, Pip
 from vision.dice.sides import SideConfig, side_faces, side_pips
+from vision.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,16 @@ class PoseConfig:
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
     point): the body test is skipped, the pip tests decide alone."""
+
+    def __post_init__(self) -> None:
+        if not self.camera_height >= 0.2:
+            raise ConfigError(f"dice pose: camera_height is in field widths, at least 0.2 "
+                              f"(a camera above the board), not {self.camera_height}")
+        if self.band_margin < 0.0 or self.reach_slack < 0.0 or self.away_min_pips < 1:
+            raise ConfigError("dice pose: band_margin and reach_slack at least 0, "
+                              "away_min_pips at least 1")
+        if not 0.0 < self.nadir_cone <= 90.0:
+            raise ConfigError(f"dice pose: nadir_cone 0-90 degrees, not {self.nadir_cone}")
 
 
 @dataclass(frozen=True, slots=True)
