@@ -231,3 +231,16 @@ def test_the_log_keeps_the_latest_events_only() -> None:
 ])
 def test_events_in_words(event: dict[str, Any], text: str) -> None:
     assert describe(event) == text
+
+
+def test_a_waiting_reader_is_given_the_newest_snapshot_not_a_queue_of_them() -> None:
+    session, feed = _followed()
+    seen, _ = feed.current()
+    for t in range(1, 41):
+        session.camera_lost(float(t), f"gone {t}")
+    got = feed.wait(seen, timeout=1.0)
+    assert got is not None
+    seq, text = got
+    assert seq == feed.current()[0] and json.loads(text)["log"][-1]["detail"] == "gone 40"
+    assert feed.wait(seq, timeout=0.05) is None  # nothing newer: the wait times out
+    assert feed.wait(seq, timeout=5.0, stop=lambda: True) is None  # a stopping server
