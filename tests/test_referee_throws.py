@@ -276,3 +276,41 @@ def test_checkers_moved_before_any_opening_fit_no_play_is_a_warning() -> None:
     referee, events = run(Referee.new(), script.inputs)
     assert names(events) == ["game_start", "warning:moved"]
     assert referee.stage is Stage.OPENING
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_roll_never_seen_is_inferred_when_the_opponent_throws(seating: Seating) -> None:
+    script, position = _to_roll(seating)
+    dark = position.with_turn(DARK)
+    play = parse_play(dark, "24/13", 6, 5)
+    after = dark.result_of(play)
+    fits = [(h, lo) for h in range(1, 7) for lo in range(1, h + 1)
+            if dark.legal_play_to(after, h, lo)]
+    assert fits == [(6, 5)]
+    half_way = dark.result_of(play.__class__(play.moves[:1], (6, 5)))
+    script.stable(half_way)  # no dice seen at all
+    script.stable(after)
+    script.throw(after, LIGHT, (3, 1), spot=2)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-4:] == ["warning:moved", "roll", "play", "roll"]
+    assert events[-3].player == "dark" and events[-3].data == {"dice": [6, 5], "inferred": True}
+    assert events[-2].data["move"] == str(play)
+    assert events[-1].player == "light" and events[-1].data["dice"] == [3, 1]
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+
+
+def test_a_roll_never_seen_that_several_rolls_fit_stays_a_warning() -> None:
+    seating = SEATINGS[3]
+    script, position = _to_roll(seating)
+    dark = position.with_turn(DARK)
+    after = dark.result_of(parse_play(dark, "8/5 6/5", 3, 1))  # 3-1, or 1-1 (8/7/6/5 6/5)
+    fits = [(h, lo) for h in range(1, 7) for lo in range(1, h + 1)
+            if dark.legal_play_to(after, h, lo)]
+    assert len(fits) > 1
+    script.stable(after)
+    script.throw(after, LIGHT, (3, 1), spot=2)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-2:] == ["warning:moved", "warning:moved"]
+    assert "the board fits " + ", ".join(f"{h}-{lo}" for h, lo in fits) in \
+        events[-1].data["detail"]
+    assert referee.game.turn == DARK and referee.stage is Stage.ROLL

@@ -465,7 +465,23 @@ class Referee:
             return state
         if game.phase is not Phase.ROLL:
             return state
-        return state._throw(game.turn, seen, out)
+        if not self.glimpsed and self.seating is not None:
+            opponent_half = thrower_half(self.seat(game.turn.opponent))
+            if all(d.side == opponent_half for d in seen) and self._board_moved(observation):
+                # The player on turn played with dice the camera never saw; the
+                # opponent's throw shows that play is over.
+                state = state._infer_roll(observation, out)
+                if state.game.turn == game.turn:
+                    return state
+        return state._throw(state.game.turn, seen, out)
+
+    def _board_moved(self, observation: Observation) -> bool:
+        assert self.seating is not None
+        try:
+            board = position_of(read_board(observation), self.seating, self.game.turn)
+        except BoardReadError:
+            return False
+        return board.key != self.game.position.key
 
     def _throw(self, player: Player, seen: tuple[Die, ...], out: "_Out") -> "Referee":
         """Judge a throw by the player on turn; a valid one starts their play."""
@@ -543,10 +559,13 @@ class Referee:
     def _infer_roll(self, observation: Observation, out: "_Out") -> "Referee":
         """A throw seen in part, then played and picked up: the roll the play fits.
 
-        The camera missed a die (a 1 is the hardest to see), the player
-        played.  When exactly one roll with the dice that were seen makes the
-        board a legal play, that was the roll: it and the play are recorded,
-        marked as inferred.  Otherwise it is a warning to look, never a call.
+        The camera missed a die (a 1 is the hardest to see), or both, and the
+        player played.  When exactly one roll with the dice that were seen
+        makes the board a legal play, that was the roll: it and the play are
+        recorded, marked as inferred.  Otherwise it is a warning to look,
+        never a call.  With no die seen, the play is only taken as over when
+        the opponent throws (:meth:`_roll`), never on a board of its own: a
+        board half-way through a play can be a legal play of another roll.
         """
         game = self.game
         assert self.seating is not None
@@ -557,8 +576,8 @@ class Referee:
                 fits.append(roll)
         if len(fits) != 1:
             listed = ", ".join(f"{a}-{b}" for a, b in fits) or "no roll"
-            out.warn("moved", f"checkers moved after a throw not fully seen "
-                              f"({'-'.join(map(str, self.glimpsed))} seen); "
+            seen = "-".join(map(str, self.glimpsed)) or "no die"
+            out.warn("moved", f"checkers moved after a throw not fully seen ({seen} seen); "
                               f"the board fits {listed}")
             return self
         roll = fits[0]

@@ -118,7 +118,9 @@ def dice_values(dice: tuple[Die, ...]) -> tuple[int, ...]:
 
 
 def rolls_with(known: tuple[int, ...]) -> list[tuple[int, int]]:
-    """Every roll (known dice first) that contains the ``known`` values."""
+    """Every roll (known dice first) that contains the ``known`` values (all 21 for none)."""
     if len(known) >= 2:
         return [(known[0], known[1])]
-    return [(known[0], other) for other in range(1, 7)]
+    if known:
+        return [(known[0], other) for other in range(1, 7)]
+    return [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
