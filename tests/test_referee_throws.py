@@ -121,6 +121,8 @@ def _to_roll(seating: Seating) -> tuple[Script, Position]:
     ("on_checker", lambda h: (die(4, h, 0, on_checker=True), die(3, h, 1))),
     ("off_field", lambda h: (die(4, None, 0), die(3, h, 1))),
     ("wrong_half", lambda h: (die(4, h, 0), die(3, "left" if h == "right" else "right", 1))),
+    ("wrong_half", lambda h: (die(4, "left" if h == "right" else "right", 0),
+                              die(3, "left" if h == "right" else "right", 1))),
 ])
 def test_a_void_throw_names_the_die_and_waits_for_the_rethrow(seating: Seating, reason: str,
                                                               dice: object) -> None:
@@ -194,12 +196,13 @@ def test_a_missed_die_that_several_rolls_fit_is_only_a_warning() -> None:
     assert referee.stage is Stage.ROLL and referee.game.position == dark
 
 
-def test_a_single_cocked_die_is_void() -> None:
+def test_a_single_cocked_die_is_only_a_warning() -> None:
+    # One die seen is not seen clearly (etiquette 5): the other may be hidden.
     seating = SEATINGS[2]
     script, position = _to_roll(seating)
     script.stable(position, (die(4, half_of(seating, DARK), 0, flat=False),))
     _, events = run(Referee.new(), script.inputs)
-    assert names(events)[-1] == "reroll" and events[-1].data["reason"] == "cocked"
+    assert names(events)[-1] == "warning:dice"
 
 
 def test_a_single_die_is_a_warning_not_a_reroll() -> None:

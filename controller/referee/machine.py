@@ -465,14 +465,14 @@ class Referee:
             return state
         if game.phase is not Phase.ROLL:
             return state
-        if not self.glimpsed and self.seating is not None:
-            opponent_half = thrower_half(self.seat(game.turn.opponent))
-            if all(d.side == opponent_half for d in seen) and self._board_moved(observation):
-                # The player on turn played with dice the camera never saw; the
-                # opponent's throw shows that play is over.
-                state = state._infer_roll(observation, out)
-                if state.game.turn == game.turn:
-                    return state
+        opponent_half = thrower_half(self.seat(game.turn.opponent))
+        if all(d.side == opponent_half for d in seen) and self._board_moved(observation):
+            # The player on turn played with dice the camera did not see (in
+            # full); the opponent's throw shows that play is over.  A throw in
+            # the wrong half is not what this looks like: never a call here.
+            state = state._infer_roll(observation, out)
+            if state.game.turn == game.turn:
+                return state
         return state._throw(state.game.turn, seen, out)
 
     def _board_moved(self, observation: Observation) -> bool:
@@ -487,11 +487,12 @@ class Referee:
         """Judge a throw by the player on turn; a valid one starts their play."""
         half = thrower_half(self.seat(player))
         if len(seen) == 1:
-            fault = die_fault(seen[0], half)
-            if fault is not None:
-                return self._void(fault, player, seen, out)
+            # Not seen clearly: the other die may be hidden, or this one may not
+            # be the thrower's at all.  A warning, and a clue to the roll.
             out.warn("dice", f"only one die seen ({describe_die(seen[0])}): is the other "
                              "off the board or hidden?")
+            if seen[0].side != half:
+                return self
             return replace(self, glimpsed=dice_values(seen))
         verdict = judge_throw(seen, half)
         if isinstance(verdict, Unclear):
