@@ -212,3 +212,28 @@ def test_players_mode_the_mover_may_take_their_play_back() -> None:
     assert names(events)[2:] == ["play", "position_restored", "play"]
     assert events[-1].data["legal"] is True
     assert referee.stage is Stage.ROLL and referee.game.turn == DARK
+
+
+@pytest.mark.parametrize("mode", [STRICT, PLAYERS], ids=["strict", "players"])
+def test_a_board_one_checker_off_a_legal_play_is_that_play_once_the_opponent_throws(
+        mode: RefereeSettings) -> None:
+    from tests.referee_streams import observe
+
+    seating = SEATINGS[3]
+    script = Script(seating).setup()
+    dice = script.opening(3, 1)
+    played = parse_play(START, "8/5 6/5", 3, 1)
+    after = START.result_of(played)
+    script.stable(after, dice)
+    seen = observe(after, seating)
+    points = list(seen.points)
+    index = next(i for i, c in enumerate(points) if c.light >= 2)
+    points[index] = Counts(points[index].light - 1, 0)  # a checker not seen
+    misread = dataclasses.replace(seen, points=tuple(points))
+    script.observation(misread)
+    throw_dice = throw((6, 2), half_of(seating, DARK), 2)
+    script.observation(dataclasses.replace(misread, dice=throw_dice))
+    referee, events = run(Referee.new(mode), script.inputs)
+    assert names(events)[2:] == ["warning:look", "warning:look", "play", "roll"]
+    assert events[-2].data == {**events[-2].data, "move": str(played), "legal": True}
+    assert referee.game.position == after and referee.stage is Stage.PLAY

@@ -43,8 +43,12 @@ class BoardReadError(ValueError):
     """An observation whose checkers no board can hold (more than 15 of a colour, ...)."""
 
 
-def read_board(observation: Observation) -> BoardReading:
-    """The observation's checkers; raises :class:`BoardReadError` saying what cannot be."""
+def read_board(observation: Observation, *, whole: bool = True) -> BoardReading:
+    """The observation's checkers; raises :class:`BoardReadError` saying what cannot be.
+
+    ``whole`` False lets a colour have fewer than 15 checkers in all (one
+    missed): for finding the legal play a misread board is closest to.
+    """
     points = tuple(Counts(c.light, c.dark) for c in observation.points)
     bar = Counts(observation.bar.light, observation.bar.dark)
     if observation.off is not None:
@@ -59,7 +63,7 @@ def read_board(observation: Observation) -> BoardReading:
     board = PhysicalBoard(points, bar, off)
     for colour in Colour:
         total = board.total(colour)
-        if total != lay.CHECKERS:
+        if total > lay.CHECKERS or (whole and total != lay.CHECKERS):
             raise BoardReadError(f"{total} {colour.value} checkers counted on the board, bar "
                                  "and tray; there are 15")
     return BoardReading(board, observation.off is not None)

@@ -65,7 +65,13 @@ from controller.referee.inputs import (
     StableInput,
     StatusInput,
 )
-from controller.referee.plays import PlayJudgement, is_bear_off_race, is_forced, judge_play
+from controller.referee.plays import (
+    PlayJudgement,
+    is_bear_off_race,
+    is_forced,
+    judge_play,
+    nearest_legal,
+)
 from controller.referee.settings import RefereeSettings
 from controller.referee.throws import (
     Unclear,
@@ -649,15 +655,24 @@ class Referee:
         """The dice are up: judge the play, then take any fresh throw of the opponent."""
         reading = self._reading(observation, out)
         state = replace(self, dice_down=())
-        if reading is None:
-            return state
         game = self.game
         assert game.dice is not None and self.seating is not None
-        judgement = judge_play(game.position, reading, self.seating, game.dice)
+        if reading is None:
+            judgement = PlayJudgement("unclear", self._lenient(observation), "")
+        else:
+            judgement = judge_play(game.position, reading, self.seating, game.dice)
+            if judgement.kind == "unclear":
+                out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
+                         move=judgement.move)
         if judgement.kind == "unclear":
-            out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
-                     move=judgement.move)
-            return state
+            nearest = nearest_legal(game.position, judgement.after, game.dice) if fresh else None
+            if nearest is None:
+                return state
+            # The opponent has thrown: the play is over.  A board one checker
+            # off a single legal play is that play misread, never a call.
+            judgement = nearest
+            out.warn("look", "the board was not read clearly: taken as "
+                             f"{nearest.move or 'no move'}", move=nearest.move)
         if judgement.kind == "legal":
             state = state._record_play(judgement, out)
         elif self.settings.mode == "strict" or (
@@ -672,6 +687,15 @@ class Referee:
             out.warn("dice", "the position must be put right before the next throw")
             return replace(state, ignored=(*state.ignored, *fresh))
         return state
+
+    def _lenient(self, observation: Observation) -> Position | None:
+        """The board as read, checkers missing and all (None when not even that)."""
+        assert self.seating is not None
+        try:
+            return position_of(read_board(observation, whole=False), self.seating,
+                               self.game.turn.opponent)
+        except BoardReadError:
+            return None
 
     def _record_play(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
         game = self.game

@@ -18,6 +18,7 @@ from controller.rules import layout as lay
 from controller.rules.faults import FaultKind
 from controller.rules.judge import judge
 from controller.rules.move import Play
+from controller.rules.nearest import key_distance
 from controller.rules.physical import Seating
 from controller.rules.player import Player
 from controller.rules.position import Position
@@ -70,6 +71,27 @@ def judge_play(before: Position, reading: BoardReading, seating: Seating,
         return PlayJudgement("unclear", after, move, verdict.reasons)
     return PlayJudgement("illegal", after, move, verdict.reasons,
                          tuple(str(p) or "no move" for p in verdict.closest))
+
+
+def nearest_legal(before: Position, seen: Position | None,
+                  dice: tuple[int, int]) -> PlayJudgement | None:
+    """The one legal play whose board is a single checker away from ``seen``, if exactly one is.
+
+    For a board read unclearly (a checker missed or counted twice) once the
+    play is certainly over: the legal play it is closest to, when no other
+    legal play is as close, is what the player made.
+    """
+    if seen is None:
+        return None
+    ranked = sorted((key_distance(seen.key, legal.key)[0], index, legal)
+                    for index, legal in enumerate(sorted(before.legal_positions(*dice),
+                                                         key=lambda p: p.key)))
+    if not ranked or ranked[0][0] > 1 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    after = ranked[0][2]
+    play = before.legal_play_to(after, *dice)
+    assert play is not None
+    return PlayJudgement("legal", after, str(play), play=play)
 
 
 def describe_change(before: Position, after: Position) -> str:
