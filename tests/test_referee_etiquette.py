@@ -6,6 +6,7 @@ import dataclasses
 import pytest
 
 from controller.referee.machine import Referee, Stage
+from controller.referee.settings import RefereeSettings
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
 from controller.rules.player import Player
@@ -141,3 +142,34 @@ def test_the_turn_passes_only_after_the_pick_up() -> None:
     referee, _ = run(Referee.new(), script.inputs)
     assert referee.stage is Stage.PLAY and referee.game.turn == Player.ZERO
     assert "pick up the dice" in referee.expecting()
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_dice_picked_up_without_a_play_are_thrown_again_not_called(seating: Seating) -> None:
+    script = Script(seating).setup()
+    dice = script.opening(5, 2)
+    start = Position.initial()
+    play = parse_play(start, "13/8 13/11", 5, 2)
+    after = script.play(start, play, dice)
+    dark = after.with_turn(DARK)
+    script.throw(dark, DARK, (4, 3), spot=2)  # taken for good by the camera
+    script.stable(dark)  # picked up, nothing moved: a rethrow follows
+    dice = script.throw(dark, DARK, (6, 1), spot=1)
+    dark_play = parse_play(dark, "13/7 8/7", 6, 1)
+    script.play(dark, dark_play, dice)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert names(events)[3:] == ["roll", "warning:dice", "roll", "play"]
+    assert events[-1].data["legal"] is True and events[-2].data["dice"] == [6, 1]
+    assert "illegal_play" not in names(events)
+    rolls = [e for e in referee.game.events if e.__class__.__name__ == "Roll"]
+    assert [r.dice for r in rolls] == [(6, 1)]  # the taken-back roll left the record
+
+
+def test_opening_dice_picked_up_without_a_play_are_thrown_again() -> None:
+    script = Script(SEATINGS[1]).setup()
+    script.opening(5, 2)
+    script.setup()  # picked up, nothing moved
+    script.opening(3, 1)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert names(events) == ["game_start", "opening_roll", "warning:dice", "opening_roll"]
+    assert referee.game.dice == (3, 1) and referee.stage is Stage.PLAY

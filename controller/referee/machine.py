@@ -174,6 +174,8 @@ class Referee:
     """The session just before the last play was recorded (dice out), for the operator's undo."""
     restored: bool = False
     """RESTORE: the position before the play has been seen again."""
+    before_roll: Session | None = None
+    """PLAY: the record before the dice now out were recorded, should they be thrown again."""
     last_move: str = ""
     """The last play recorded or left standing, as the board showed it."""
     taking_back: str = ""
@@ -403,7 +405,7 @@ class Referee:
         out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
                  tie=False)
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       message=_play_message(session.game))
+                       message=_play_message(session.game), before_roll=state.session)
 
     def _missed_opening(self, observation: Observation, out: "_Out") -> "Referee":
         """Checkers moved with no opening roll recorded: the roll the first play fits.
@@ -517,7 +519,7 @@ class Referee:
             return state
         out.emit("roll", colour_name(player), dice=list(verdict))
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       message=_play_message(session.game))
+                       message=_play_message(session.game), before_roll=state.session)
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
         """Between plays the checkers should stay put: a change is worth a look."""
@@ -673,6 +675,21 @@ class Referee:
             judgement = nearest
             out.warn("look", "the board was not read clearly: taken as "
                              f"{nearest.move or 'no move'}", move=nearest.move)
+        if judgement.kind == "illegal" and judgement.after is not None and \
+                judgement.after.key == game.position.key and self.before_roll is not None:
+            # Dice picked up with nothing moved, when something could move: a
+            # throw taken back to be thrown again (one the camera took for good),
+            # not a play.  The roll is forgotten; never a call.
+            out.warn("dice", f"{colour_name(game.turn)} picked up the dice without playing: "
+                             "the roll is taken back, throw again")
+            stage = Stage.OPENING if self.before_roll.game.phase is Phase.OPENING else Stage.ROLL
+            state = replace(state, session=self.before_roll, stage=stage, before_roll=None,
+                            message="ROLL AGAIN")
+            if not fresh:
+                return state
+            if stage is Stage.OPENING:
+                return state._opening(observation, fresh, out)
+            return state._roll(observation, fresh, out)
         if judgement.kind == "legal":
             state = state._record_play(judgement, out)
         elif self.settings.mode == "strict" or (
