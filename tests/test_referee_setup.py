@@ -4,6 +4,7 @@ import pytest
 
 from controller.referee.machine import Referee, Stage
 from controller.referee.settings import RefereeSettings
+from controller.rules.notation import parse_play
 from controller.rules.physical import (
     Seating,
     SetUpError,
@@ -14,7 +15,7 @@ from controller.rules.physical import (
 )
 from controller.rules.player import Player
 from controller.rules.position import Position
-from tests.referee_streams import LIGHT, SEATINGS, Script, colour, names, observe, run
+from tests.referee_streams import LIGHT, SEATINGS, Script, colour, names, observe, run, shifted
 from vision.observation import Counts
 
 
@@ -58,8 +59,7 @@ def _thirteen(seating: Seating) -> set[int]:
 
 def test_the_same_wrong_set_up_is_not_announced_twice_and_a_fix_starts_the_game() -> None:
     seating = Seating(Player.ONE, Side.LEFT)
-    wrong = Position.initial().result_of(
-        Position.initial().legal_plays(3, 1)[0]).with_turn(Player.ZERO)
+    wrong = shifted(Position.initial(), "6/5")  # no opening play: a set-up gone wrong
     script = Script(seating).stable(wrong).stable(wrong).setup()
     _, events = run(Referee.new(), script.inputs)
     assert names(events) == ["warning:setup", "game_start"]
@@ -83,4 +83,28 @@ def test_too_many_checkers_is_a_set_up_warning_not_a_crash() -> None:
     referee, events = run(Referee.new(RefereeSettings()), script.inputs)
     assert names(events) == ["warning:setup"]
     assert "18 light checkers" in events[0].data["detail"]
+    assert referee.stage is Stage.SETUP
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_set_up_the_camera_missed_is_inferred_from_the_opening_play(seating: Seating) -> None:
+    start = Position.initial().with_turn(Player.ONE)
+    play = parse_play(start, "13/7 8/7", 6, 1)
+    after = start.result_of(play)
+    script = Script(seating).stable(after)  # first seen after dark's opening 6-1
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["game_start", "opening_roll", "play"]
+    assert events[0].data["bottom"] == colour(seating.bottom)
+    assert events[1].data == {"dice": {"light": 1, "dark": 6}, "tie": False, "inferred": True}
+    assert events[2].player == "dark" and events[2].data["move"] == str(play)
+    assert referee.seating == seating and referee.game.position == after
+
+
+def test_a_board_several_openings_fit_is_still_a_set_up_warning() -> None:
+    start = Position.initial()
+    after = shifted(start, "13/8")  # 4-1 (13/9/8) or 3-2 (13/10/8)
+    assert start.legal_play_to(after, 4, 1) and start.legal_play_to(after, 3, 2)
+    script = Script(SEATINGS[0]).stable(after)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events) == ["warning:setup"]
     assert referee.stage is Stage.SETUP

@@ -349,16 +349,47 @@ class Referee:
             out.warn("setup", "set up the board: " + differences[0], differences=differences)
             return replace(self, setup_differences=differences, message="SET UP BOARD")
         except SetUpError as exc:
+            seating_played = self._missed_start(observation, reading)
+            if seating_played is not None:
+                state = self._start_game(seating_played, out)
+                return state._missed_opening(observation, out)
             out.warn("setup", "set up the board: " + "; ".join(exc.differences),
                      differences=exc.differences)
             return replace(self, setup_differences=exc.differences, message="SET UP BOARD")
+        state = self._start_game(seating, out)
+        return state._opening(observation, seen, out)
+
+    def _missed_start(self, observation: Observation, reading: BoardReading) -> Seating | None:
+        """The seating under which the board is one opening play from the start, if exactly one.
+
+        The camera may miss the set-up (a hand over the board until the
+        opening roll was played).  Once the dice are up, a board that exactly
+        one seating, starter and opening roll lead to is that game begun.
+        """
+        if any(d.side is not None for d in observation.dice):
+            return None
+        found: list[Seating] = []
+        start = Position.initial()
+        for seating in Seating.every():
+            try:
+                board = position_of(reading, seating, LIGHT)
+            except BoardReadError:
+                continue
+            for starter in Player:
+                opening = start.with_turn(starter)
+                for high in range(2, 7):
+                    for low in range(1, high):
+                        if opening.legal_play_to(board, high, low) is not None:
+                            found.append(seating)
+        return found[0] if len(found) == 1 else None
+
+    def _start_game(self, seating: Seating, out: "_Out") -> "Referee":
         number = self.games_started + 1
         out.emit("game_start", None, game=number, bottom=colour_name(seating.bottom),
                  home=seating.home.value, cube=self.game.cube_value)
-        state = replace(self, stage=Stage.OPENING, seating=seating, setup_differences=(),
-                        games_started=number, message="OPENING ROLL", undo_point=None,
-                        call=None, dice_down=(), glimpsed=())
-        return state._opening(observation, seen, out)
+        return replace(self, stage=Stage.OPENING, seating=seating, setup_differences=(),
+                       games_started=number, message="OPENING ROLL", undo_point=None,
+                       call=None, dice_down=(), glimpsed=())
 
     # OPENING --------------------------------------------------------------
 
