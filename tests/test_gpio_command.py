@@ -1,6 +1,9 @@
 """`bgref gpio`: the mock demo prints what the pins really did."""
 
+import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,20 +70,86 @@ def test_a_broken_pin_map_is_a_clear_error(tmp_path: Path) -> None:
     assert "GPIO9 is given twice (lights.cube_2 and lights.cube_32)" in out
 
 
-def test_without_gpio_hardware_the_real_test_says_so(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    try:
-        import lgpio  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("lgpio is installed here: this checks a machine without it")
+def test_without_lgpio_the_real_test_says_so(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # As on a machine without lgpio, whether or not this one has it.
+    monkeypatch.setitem(sys.modules, "lgpio", None)
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
     monkeypatch.setenv("LG_WD", "unset-by-the-test")  # restored afterwards, whatever the code sets
     before = os.getcwd()
     code, out = run()
     assert code == 1
-    assert "no GPIO here" in out and "try bgref gpio --mock" in out
+    assert "no GPIO here (lgpio is not installed" in out
+    assert "sudo apt install python3-lgpio); try bgref gpio --mock" in out
+    assert "Traceback" not in out
     assert os.getcwd() == before
     assert (tmp_path / "state").is_dir()
     assert os.environ["LG_WD"] == str((tmp_path / "state").resolve())
+
+
+def test_a_state_directory_that_cannot_be_made_is_named(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("STATE_DIRECTORY", str(blocker / "state"))
+    code, out = run()
+    assert code == 1
+    assert f"lgpio needs a writable working directory; cannot make {blocker / 'state'}" in out
+
+
+def lgpio_or_fail() -> None:
+    """The real lgpio (scripts/test installs its wheel); skips locally, fails under CI.
+
+    Looked for, not imported: importing lgpio makes its pipe in the current directory.
+    """
+    if importlib.util.find_spec("lgpio") is None:
+        if os.environ.get("CI"):
+            pytest.fail("lgpio is not installed: scripts/test installs it (pip install lgpio)")
+        pytest.skip("lgpio is not installed (pip install lgpio)")
+
+
+def test_real_lgpio_keeps_its_pipe_in_the_state_directory(tmp_path: Path) -> None:
+    """The real lgpio, imported by the real command in a process of its own, on a
+    machine that is no Pi: its notification pipe lands in the state directory,
+    never in the current directory, and the failure is one clear line."""
+    lgpio_or_fail()
+    state, cwd = tmp_path / "state", tmp_path / "cwd"
+    cwd.mkdir()
+    env = {key: value for key, value in os.environ.items() if key != "LG_WD"}
+    env["STATE_DIRECTORY"] = str(state)
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "gpio"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60, check=False,
+                          stdin=subprocess.DEVNULL)
+    # Not a Pi: gpiozero finds no board revision (on a Pi without access to the
+    # chip, lgpio says "can not open gpiochip"); either way one line, no traceback.
+    assert done.returncode == 1, done.stderr
+    assert "Error: no GPIO here (the Pi's GPIO cannot be used: " in done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in state.iterdir())[0].startswith(".lgd-nfy")
+    assert list(cwd.iterdir()) == []
+
+
+def test_pins_in_use_are_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import LED
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from controller.gpio import factory as factories
+    from controller.gpio.pinmap import load_pin_map
+
+    pins = load_pin_map()
+    mock = MockFactory(pin_class=MockPWMPin)
+    monkeypatch.setattr(factories, "lgpio_pin_factory", lambda: mock)
+    taken = LED(pins.buttons["operator"], pin_factory=mock)  # as if the service held it
+    code, out = run()
+    assert code == 1
+    assert "cannot read the buttons: " in out and "sudo systemctl stop bgref" in out
+    # The lights were let go again: every light pin can be taken now.
+    for gpio in pins.lights.values():
+        LED(gpio, pin_factory=mock).close()
+    taken.close()
+    taken = LED(pins.lights["status"], pin_factory=mock)
+    code, out = run()
+    assert code == 1
+    assert "cannot drive the lights: " in out
+    taken.close()

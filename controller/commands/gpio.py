@@ -108,15 +108,25 @@ def run_mock(pin_map: str | None, echo: Callable[[str], None]) -> None:
 
 def run_pi(pin_map: str | None, seconds: float | None, echo: Callable[[str], None]) -> None:
     """Lamp test on the real pins, then print button gestures as JSON lines."""
-    from controller.gpio.factory import lgpio_pin_factory
+    from controller.gpio.factory import NoGpioError, lgpio_pin_factory
 
     pins = _pins(pin_map)
     try:
         factory = lgpio_pin_factory()
-    except (ImportError, OSError) as exc:
+    except NoGpioError as exc:
         raise click.ClickException(f"no GPIO here ({exc}); try bgref gpio --mock") from exc
-    with Lights(pins, pin_factory=factory) as lights, \
-            Buttons(pins, pin_factory=factory) as buttons:
+    try:
+        lights = Lights(pins, pin_factory=factory)
+    except Exception as exc:  # a pin in use (the service), a pin the chip refuses
+        raise click.ClickException(f"cannot drive the lights: {exc} (is bgref.service "
+                                   "running? sudo systemctl stop bgref)") from exc
+    try:
+        buttons = Buttons(pins, pin_factory=factory)
+    except Exception as exc:
+        lights.close()
+        raise click.ClickException(f"cannot read the buttons: {exc} (is bgref.service "
+                                   "running? sudo systemctl stop bgref)") from exc
+    with lights, buttons:
         for name in LIGHT_NAMES:
             echo(f"{name} (GPIO{pins.lights[name]})")
             lights.only(name)
