@@ -286,6 +286,18 @@ def test_a_tray_reads_no_more_than_the_board_leaves_off() -> None:
     assert consistent_off(Counts(12, 15), Counts(7, 15)) == Counts(3, 0)
 
 
+def test_the_board_settles_the_trays_colours_and_near_misses() -> None:
+    """A lone block whose lightness guessed the wrong side; a block a checker short; a
+    side with none on the board (all fifteen in the tray in view); a board plainly
+    misread (thirty of a side) settles nothing; a side the tray shows none of keeps it."""
+    assert consistent_off(Counts(15, 6), Counts(9, 0)) == Counts(0, 9)
+    assert consistent_off(Counts(15, 6), Counts(0, 8)) == Counts(0, 9)
+    assert consistent_off(Counts(15, 6), Counts(0, 5)) == Counts(0, 5)
+    assert consistent_off(Counts(15, 0), Counts(0, 0)) == Counts(0, 15)
+    assert consistent_off(Counts(30, 0), Counts(0, 0)) == Counts(0, 0)
+    assert consistent_off(Counts(13, 15), Counts(0, 0)) == Counts(0, 0)
+
+
 def test_presumed_totals_settle_a_tiny_shift_layer_on_a_game_position() -> None:
     """Fifteen light checkers over three quarters, one stack of eight with its second
     layer a tenth of a diameter out: the image alone reads five there, the fifteen a

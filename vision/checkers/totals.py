@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from vision.checkers.stacks import Stack, StackConfig
+from vision.checkers.tray import TrayConfig
 from vision.observation import Counts
 
 if TYPE_CHECKING:
@@ -118,8 +119,33 @@ def on_board_counts(count: "CheckerCount") -> Counts:
                   sum(p.dark for p in count.points) + count.bar.dark)
 
 
-def consistent_off(on_board: Counts, off: Counts) -> Counts:
-    """Borne-off counts no larger than the checkers a side has left off the board: a
-    side with fifteen on the board has none in the tray."""
-    return Counts(min(off.light, max(SIDE - on_board.light, 0)),
-                  min(off.dark, max(SIDE - on_board.dark, 0)))
+def consistent_off(on_board: Counts, off: Counts, config: TrayConfig | None = None) -> Counts:
+    """The tray's counts made to agree with the board's: each side's fifteen are on the
+    board or in the tray.
+
+    The board is read far more surely than the tray (whose rows of slabs are
+    counted by their length, and whose lone block takes its colour from its
+    lightness, which a black checker's bright rim fools).  So the tray's two
+    blocks take the colours (as read, or the other way round) that leave each
+    side's sum nearer fifteen; a block within ``config.board_tolerance`` of
+    what the board leaves off is that many, and none holds more than that; a
+    side with none on the board has all fifteen in the tray (it is in view:
+    they can be nowhere else), unless the board is plainly misread (more than
+    fifteen of a side).  Otherwise a side the tray shows none of keeps its
+    none: the board may have missed some, or a player holds them.
+    """
+    config = config or TrayConfig()
+    left = (max(SIDE - on_board.light, 0), max(SIDE - on_board.dark, 0))
+
+    def miss(light: int, dark: int) -> int:
+        return abs(left[0] - light) + abs(left[1] - dark)
+
+    light, dark = off.light, off.dark
+    if miss(dark, light) < miss(light, dark):
+        light, dark = dark, light
+    sane = on_board.light <= SIDE and on_board.dark <= SIDE
+    out = []
+    for read, wanted in ((light, left[0]), (dark, left[1])):
+        near = read > 0 and abs(read - wanted) <= config.board_tolerance
+        out.append(wanted if near or (sane and wanted == SIDE) else min(read, wanted))
+    return Counts(out[0], out[1])

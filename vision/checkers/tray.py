@@ -69,6 +69,9 @@ class TrayConfig:
     """A block shorter than this many periods is the tray's wall or shadow."""
     lightness: float = 128.0
     """A block alone is light when its Lab lightness is at least this."""
+    board_tolerance: int = 2
+    """A block within this many of what the board leaves off a side is that many (see
+    :func:`.totals.consistent_off`: the board is read more surely)."""
 
 
 def read_off(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
