@@ -51,23 +51,29 @@ def grow_occluders(lab: Floats, allowed: Labels, usable: Mask, unexplained: Mask
     if len(order) == 0:
         return grown
     colours = np.array(appearance.colours, dtype=np.float32)
+    # Squared distances as |x|^2 - 2 x.c + |c|^2, the last two terms one matrix product.
+    surfaces = np.hstack([-2.0 * colours, (colours**2).sum(axis=1, keepdims=True)])
     height, width = unexplained.shape
     pad = math.ceil(reach * 2.0 * math.sqrt(checker_area / math.pi))
+    limit = np.float32(tolerance**2)
     for index in order:
         x, y, w, h = (int(v) for v in stats[index, :4])
         x0, y0 = max(0, x - pad), max(0, y - pad)
         x1, y1 = min(width, x + w + pad), min(height, y + h + pad)
         crop = np.s_[y0:y1, x0:x1]
         seed = components[crop] == index
-        pixels = lab[crop]
+        pixels = np.ascontiguousarray(lab[crop])
         colour = np.median(pixels[seed], axis=0).astype(np.float32)
-        to_seed = _distance(pixels, colour)
-        to_own = np.full(to_seed.shape, np.inf, dtype=np.float32)
-        for s, surface_colour in enumerate(colours):
-            near = _distance(pixels, surface_colour)
-            np.minimum(to_own, near, out=to_own, where=allowed[crop][..., s] > 0)
-        joins = (usable[crop] & ~unexplained[crop] & (to_seed <= tolerance)
-                 & (to_seed * margin <= to_own))
+        norm = np.asarray(cv2.transform(pixels * pixels, np.ones((1, 3), np.float32)))
+        row = np.hstack([-2.0 * colour, [float(colour @ colour)]]).astype(np.float32)[None, :]
+        to_seed = norm + np.asarray(cv2.transform(pixels, row))
+        candidates = usable[crop] & ~unexplained[crop] & (to_seed <= limit)
+        if not candidates.any():
+            continue
+        cross = np.asarray(cv2.transform(pixels, surfaces.astype(np.float32)))
+        cross[allowed[crop] == 0] = np.inf
+        to_own = norm + cross.min(axis=2)
+        joins = candidates & (to_seed * np.float32(margin * margin) <= to_own)
         if not joins.any():
             continue
         n, parts = cv2.connectedComponents((joins | seed).view(np.uint8), connectivity=8,
@@ -77,10 +83,3 @@ def grow_occluders(lab: Floats, allowed: Labels, usable: Mask, unexplained: Mask
         touching[0] = False
         grown[crop] |= touching[parts] & joins
     return grown
-
-
-def _distance(pixels: Floats, colour: npt.NDArray[np.float32]) -> Floats:
-    difference = pixels - colour[None, None, :]
-    return np.asarray(np.sqrt(np.einsum("ijk,ijk->ij", difference, difference)),
-                      dtype=np.float32)
-

@@ -24,6 +24,7 @@ its circles can only explain pixels away, never add a hand.
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -111,9 +112,10 @@ class OcclusionConfig:
     (Cr 133-173) with the lower Cr bound raised: a cream field sits at Cr 132-134 and its
     shadows would be skin; the real hands measured Cr 150-165."""
     skin_min_y: int = 40
-    grow_seed_area: float = 0.3
+    grow_seed_area: float = 1.0
     """Unexplained regions this large (checker areas) lend their colour to the pixels
-    around them (:mod:`.grow`): a hand over a surface of nearly its own colour."""
+    around them (:mod:`.grow`): a hand over a surface of nearly its own colour.  A die,
+    a hinge or the cube is smaller and never seeds (fewer false alarms, less work)."""
     grow_tolerance: float = 10.0
     """Weighted-Lab distance from a seed region's median colour within which a pixel may
     join it."""
@@ -122,8 +124,9 @@ class OcclusionConfig:
     surface colour allowed where it lies."""
     grow_reach: float = 3.0
     """How far (checker diameters) beyond a seed's box it may grow."""
-    grow_seeds: int = 6
-    """At most this many seeds (the largest regions) a frame."""
+    grow_seeds: int = 3
+    """At most this many seeds (the largest regions) a frame (each costs a fraction of a
+    millisecond)."""
     skin_board_margin: int = 6
     """A bar whose colour lies within this many Cr/Cb levels of the skin box is
     skin-coloured itself (brown wood, tan leather, burgundy)."""
@@ -243,6 +246,8 @@ class Prepared:
     """The field in 8-bit Lab, for the colour medians."""
     geometry: SurfaceGeometry
     layout: Layout
+    skin: Mask
+    """Skin-coloured pixels (``skin_cr``, ``skin_cb``, ``skin_min_y``)."""
 
 
 @dataclass(frozen=True)
@@ -275,7 +280,12 @@ def detect_occlusion(frame: Image, field_map: FieldMap, profile: BoardProfile,
     """
     config = config or OcclusionConfig()
     prepared = prepare(frame, field_map, profile, checkers, config, own_circles=False)
-    analysis = analyse(prepared, appearance, config)
+
+    def occludes(candidates: Mask, colours: FieldAppearance) -> bool:
+        return judge(prepared, candidates, field_map, profile, config,
+                     appearance=colours).occluded
+
+    analysis = analyse(prepared, appearance, config, occludes)
     result = judge(prepared, analysis.unexplained, field_map, profile, config,
                    appearance=analysis.appearance)
     if not result.occluded or config.own_circles is None:
@@ -307,7 +317,7 @@ def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
     where = layout(profile, (width, height), config)
     return Prepared(rect, weighted(lab, config.appearance), geometry.labels, where.area,
                     _discs(circles, (height, width), config.checker_grow),
-                    float(np.pi * radius * radius), lab, geometry, where)
+                    float(np.pi * radius * radius), lab, geometry, where, _skin(rect, config))
 
 
 def own_discs(prepared: Prepared, regions: Mask | None, profile: BoardProfile,
@@ -344,30 +354,58 @@ def _circles_around(prepared: Prepared, regions: Mask | None, profile: BoardProf
 
 
 def analyse(prepared: Prepared, appearance: FieldAppearance | None,
-            config: OcclusionConfig) -> Analysis:
-    """The unexplained pixels of a prepared frame (colours learned from it when not given)."""
+            config: OcclusionConfig,
+            occludes: Callable[[Mask, FieldAppearance], bool] | None = None) -> Analysis:
+    """The unexplained pixels of a prepared frame (colours learned from it when not given).
+
+    Two steps refine what the Lab test leaves over: :func:`lit` takes away uneven light
+    and glare, and :func:`grow_occluders` follows an occluder into the board it matches.
+    Both cost a few milliseconds, and each can move a verdict one way only (the first
+    only removes pixels, the second only adds them), so with ``occludes`` (the caller's
+    verdict on a candidate mask) they run only when they can change it: the glare test
+    on a frame that looks occluded, the growth on one that looks clear.  A frame that
+    looks clear even grown is clear without the glare test (which could only take pixels
+    from its seeds).  Without ``occludes`` both always run.
+    """
     if appearance is None:
         appearance = learn_appearance(prepared.lab8, prepared.geometry, prepared.checkers,
                                       config.appearance)
     known = explained(prepared.lab, prepared.geometry, appearance, config.appearance)
     surface = prepared.area & ~prepared.checkers
-    raw = ~known & surface
     width = prepared.lab.shape[1]
-    unexplained = open_mask(raw, width, config)
-    # The opening only removes pixels, so only those it keeps can matter: the lit test
-    # (glare, shading) runs on them alone.
-    glare = lit(prepared.field, unexplained, known & ~prepared.checkers, prepared.geometry,
-                appearance, config.appearance)
-    if glare.any():
-        raw &= ~glare
-        unexplained = open_mask(raw, width, config)
-    grown = grow_occluders(prepared.lab, prepared.geometry.allowed, surface, unexplained,
-                           appearance, prepared.checker_area, seed_area=config.grow_seed_area,
-                           tolerance=config.grow_tolerance, margin=config.grow_margin,
-                           reach=config.grow_reach, seeds=config.grow_seeds)
-    if grown.any():
-        raw |= grown
-        unexplained = open_mask(unexplained | grown, width, config)
+    first = ~known & surface
+    opened = open_mask(first, width, config)
+
+    def without_glare(raw: Mask, unexplained: Mask) -> tuple[Mask, Mask]:
+        # The opening only removes pixels, so only those it keeps can matter: the lit
+        # test runs on them alone.
+        glare = lit(prepared.field, unexplained, known & ~prepared.checkers,
+                    prepared.geometry, appearance, config.appearance)
+        if not glare.any():
+            return raw, unexplained
+        raw = raw & ~glare
+        return raw, open_mask(raw, width, config)
+
+    def grown(raw: Mask, unexplained: Mask) -> tuple[Mask, Mask]:
+        more = grow_occluders(prepared.lab, prepared.geometry.allowed, surface, unexplained,
+                              appearance, prepared.checker_area,
+                              seed_area=config.grow_seed_area, tolerance=config.grow_tolerance,
+                              margin=config.grow_margin, reach=config.grow_reach,
+                              seeds=config.grow_seeds)
+        if not more.any():
+            return raw, unexplained
+        return raw | more, open_mask(unexplained | more, width, config)
+
+    if occludes is None:
+        raw, unexplained = grown(*without_glare(first, opened))
+    elif occludes(opened, appearance):
+        raw, unexplained = without_glare(first, opened)
+        if not occludes(unexplained, appearance):
+            raw, unexplained = grown(raw, unexplained)
+    else:
+        raw, unexplained = grown(first, opened)
+        if unexplained is not opened and occludes(unexplained, appearance):
+            raw, unexplained = grown(*without_glare(first, opened))
     return Analysis(prepared, appearance, unexplained, raw)
 
 
@@ -428,7 +466,7 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
     np.minimum.at(low_y, label, ys)
     np.maximum.at(high_x, label, xs)
     np.maximum.at(high_y, label, ys)
-    skin_map = _skin(prepared.field, config)
+    skin_map = prepared.skin
     if appearance is not None:
         skin_map = skin_map & ~skin_surfaces(appearance, config)[prepared.labels]
     skin = np.bincount(label, weights=skin_map.ravel()[at], minlength=count)

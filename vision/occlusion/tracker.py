@@ -129,14 +129,18 @@ class OcclusionTracker:
         if background is not None:
             lab = _match_lightness(prepared, background.field_lightness, cfg.gain_limits)
             prepared = replace(prepared, lab=lab)
-        analysis = analyse(prepared, None if background is None else background.appearance,
-                           cfg.single)
         away = None if background is None else _distance(lab, background.lab)
-        moving = np.zeros_like(analysis.unexplained)
+        moving = np.zeros(prepared.area.shape, dtype=np.bool_)
         if self._previous is not None:
             moving = open_mask((_distance(lab, self._previous) > cfg.motion_threshold)
                                & prepared.area, lab.shape[1], cfg.single)
         self._previous = lab
+
+        def occludes(candidates: Mask, colours: FieldAppearance) -> bool:
+            return self._judge(prepared, candidates, away, moving, colours).occluded
+
+        analysis = analyse(prepared, None if background is None else background.appearance,
+                           cfg.single, occludes)
         result = self._judge(prepared, analysis.unexplained, away, moving,
                              analysis.appearance)
         if result.occluded and cfg.single.own_circles is not None:
