@@ -69,7 +69,9 @@ def test_a_staged_install_for_real(tmp_path: Path) -> None:
     run_install(root)
     unit = (root / "etc/systemd/system/bgref.service").read_text()
     assert "@BGREF@" not in unit
-    assert f"\nExecStart={BGREF} referee --camera ${{BGREF_CAMERA}} $BGREF_REFEREE_ARGS\n" in unit
+    # The path goes into ExecStart= and nowhere else (not into the comments).
+    assert [line for line in unit.splitlines() if str(BGREF) in line] == [
+        f"ExecStart={BGREF} referee --camera ${{BGREF_CAMERA}} $BGREF_REFEREE_ARGS"]
     assert (root / "etc/udev/rules.d/60-bgref-scoreboard.rules").read_bytes() == (
         REPO / "systemd/60-bgref-scoreboard.rules").read_bytes()
     assert (root / "etc/bgref/pins.toml").read_bytes() == (
