@@ -3,10 +3,10 @@ must give the same bytes on the Pico as on the host."""
 
 from firmware import bgproto
 
-passed = []
+passed: "list[str]" = []
 
 
-def check(condition, what):
+def check(condition: bool, what: str) -> None:
     if not condition:
         raise AssertionError(what)
     passed.append(what)
@@ -14,7 +14,7 @@ def check(condition, what):
 
 # CRC-16/CCITT-FALSE, from the CRC catalogue
 for data, crc in ((b"123456789", 0x29B1), (b"", 0xFFFF), (b"A", 0xB915), (b"\x00", 0xE1F0)):
-    check(bgproto.crc16(data) == crc, f"crc16 of {data}")
+    check(bgproto.crc16(data) == crc, f"crc16 of {data!r}")
 
 run254 = bytes(range(1, 255))
 cobs = (
@@ -40,7 +40,7 @@ for bad in (b"\x05\x11\x22", b"\x03\x11\x00", b"\x00"):
     except bgproto.ProtocolError:
         check(True, "")
     else:
-        check(False, f"malformed COBS accepted: {bad}")
+        check(False, f"malformed COBS accepted: {bad!r}")
 
 wire = bgproto.encode_frame(bgproto.ACK, 0x1234)
 crc = bgproto.crc16(b"\x02\x12\x34")
@@ -74,7 +74,7 @@ check(decoder.errors == 2, "decoder error count")
 for seq, than, newer in ((1, 0, True), (0, 1, False), (0, 0xFFFF, True), (0x8000, 0, False)):
     check(bgproto.seq_newer(seq, than) is newer, f"seq_newer({seq}, {than})")
 
-sent = []
+sent: "list[bytes]" = []
 sender = bgproto.Sender(sent.append, seq=0xFFFE)
 check(sender.send(bgproto.STATE, b"x", 0) == 0xFFFF, "sender sequence")
 for attempt in range(1, bgproto.MAX_RETRIES + 1):

@@ -8,12 +8,12 @@ CPython) is {"epoch": E, "steps": [[t_ms, "hex bytes from the host"], ...]}.
 
 import json
 
-import machine
+import machine  # type: ignore[import-not-found]  # the shim beside this file
 
 from firmware import main
 
 
-def scenario_path():
+def scenario_path() -> str:
     try:
         import os
 
@@ -23,24 +23,24 @@ def scenario_path():
 
 
 class Clock:
-    def __init__(self):
+    def __init__(self) -> None:
         self.t = 0
 
-    def now(self):
+    def now(self) -> int:
         return self.t
 
 
 class Port:
-    def __init__(self):
+    def __init__(self) -> None:
         self.inbox = b""
         self.sent = b""
 
-    def read(self):
+    def read(self) -> bytes:
         data = self.inbox
         self.inbox = b""
         return data
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         self.sent += data
 
 
@@ -51,7 +51,7 @@ display = main.make_display(machine)
 clock = Clock()
 port = Port()
 firmware = main.Firmware(port, display, clock, epoch=scenario["epoch"])
-shown = []
+shown: "list[str | None]" = []
 for t, data in scenario["steps"]:
     clock.t = t
     port.inbox += bytes.fromhex(data)
