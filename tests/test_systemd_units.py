@@ -166,3 +166,33 @@ def test_the_udev_rule_names_the_pico_and_keeps_modemmanager_off() -> None:
     assert pairs["SYMLINK"] == ("+=", "scoreboard")
     assert pairs["ENV{ID_MM_DEVICE_IGNORE}"] == ("=", "1")
     assert pairs["GROUP"] == ("=", "dialout")
+
+
+def device_lines(unit: Path) -> list[str]:
+    """What systemd-analyze security says about device access, one line per setting."""
+    _, _, text = security(unit, 100)
+    found = []
+    for line in text.splitlines():
+        row = re.match(r"(\S) (DeviceAllow=|PrivateDevices=)\s+(.*?)(\s{2,}\d+\.\d+)?\s*$", line)
+        if row:
+            found.append(f"{row.group(1)} {row.group(2)} {row.group(3)}")
+    return found
+
+
+@pytest.mark.parametrize("name", ["bgref.service", "bgref-kiosk.service"])
+def test_no_device_acl_hides_the_camera_gpio_and_serial(staged: Path, tmp_path: Path,
+                                                         name: str) -> None:
+    """Judged by systemd itself: no device ACL at all (an implied one, such as
+    ProtectClock='s char-rtc on an older systemd, would shut out /dev/video*,
+    /dev/gpiochip* and /dev/ttyACM*, and the kiosk's GPU and input)."""
+    assert device_lines(staged / name) == [
+        "✗ PrivateDevices= Service potentially has access to hardware devices",
+        "✗ DeviceAllow= Service has no device ACL",
+    ]
+    # What the test must catch: a device policy, or PrivateDevices=.
+    for added, said in (("DevicePolicy=closed", "✗ DeviceAllow= Service has a device ACL"),
+                        ("PrivateDevices=yes", "✓ PrivateDevices= Service has no access")):
+        changed = tmp_path / name
+        changed.write_text((staged / name).read_text().replace("[Service]\n",
+                                                               f"[Service]\n{added}\n"))
+        assert any(line.startswith(said) for line in device_lines(changed)), added
