@@ -73,7 +73,9 @@ def test_contact_bounce_makes_one_press(factory: Any, clock: Clock, buttons: But
     drive(factory, clock, "top_take",
           (1.000, True), (1.004, False), (1.009, True),     # closing chatter
           (1.500, False), (1.503, True), (1.507, False))    # opening chatter
-    assert factory.pin(B["top_take"]).states[-1].state is True
+    # The whole history: floating, pulled up, then every bounce as driven.
+    assert [state.state for state in factory.pin(B["top_take"]).states] == [
+        False, True, False, True, False, True, False, True]
     assert buttons.poll(2.0) == [ButtonPress(1.507, "take", "top")]
 
 
