@@ -337,8 +337,8 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
     if truth.mode == "strict":
         ok = call is not None
         if play.t_corrected is not None:
-            fixed = find(("play",), play.player, play.t_corrected, play.t_corrected + 8.0,
-                         legal=True)
+            fixed = find(("play",), play.player, play.t_corrected,
+                         play.t_corrected + DECIDE_WINDOW, legal=True)
             if fixed is not None:
                 used.add(fixed)
     elif play.called:
@@ -348,9 +348,9 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
         if upheld is not None:
             used.add(upheld)
         if play.t_corrected is not None:
-            fixed = find(("play", "position_restored"), None, play.t_corrected,
-                         play.t_corrected + 8.0)
-            if fixed is not None and events[fixed]["event"] == "play":
+            fixed = find(("play",), play.player, play.t_corrected,
+                         play.t_corrected + DECIDE_WINDOW, legal=True)
+            if fixed is not None:
                 used.add(fixed)
     else:
         stands = find(("play_stands",), play.player, play.t_final,
