@@ -102,10 +102,13 @@ class OcclusionConfig:
     """A region whose widest inscribed disc has at most this many checker radii is shaped
     like checkers (a stack, or two side by side), not like a palm or an arm, which are
     wider than a checker (a palm is about two checkers across)."""
-    min_area_stack: float = 6.0
-    """Area enough for a checker-shaped region that is not skin: such a region is far more
+    min_area_stack: float = 4.0
+    """Area enough for a checker-shaped region that is not skin: such a region is more
     often a stack the checker stage missed (red checkers on red points, with their shadows,
-    in the renders) than a hand."""
+    in the renders) than a hand.  Was 6 before glare and shading were explained
+    (:func:`~vision.occlusion.appearance.lit`); at 4 no more clear renders are flagged
+    (775 measured), and the strips a hand of the board's own colour leaves over the
+    points are caught."""
     skin_cr: tuple[int, int] = (142, 175)
     skin_cb: tuple[int, int] = (80, 135)
     """YCrCb chroma box of skin, every skin tone (lightness Y left free), after Chai and Ngan
