@@ -2,7 +2,12 @@
 
 The field is rectified, every pixel is compared with the colour its surface
 should have (:mod:`.appearance`), detected checkers are taken as explained,
-and what is left is grouped into regions.  Small regions are the board's own
+and what is left is refined twice before it is grouped into regions: uneven
+light and a lamp's glare are explained by the dichromatic model, where the
+glare is continuous with the board around it (:func:`.appearance.lit`), and a
+large leftover lends its colour to the pixels next to it that match it better
+than the board (:mod:`.grow`: a hand over a surface of nearly its own colour
+would otherwise fall apart into strips).  Small regions are the board's own
 furniture (bar hinges, a die, the cube, a scratch); a region the size of a
 couple of checkers is something that does not belong on a board.  Hands come
 from outside, so a region that reaches the rails needs less area, and one
@@ -11,15 +16,19 @@ rails, trays or the table is not occlusion, so the analysis stays a margin
 inside the field's edges.
 
 Recall matters more than false alarms (a missed hand can make the referee
-judge a half-made move; a false alarm only delays it by a frame), so the
-thresholds sit closer to the clear frames than to the hands.
+judge a half-made move; a false alarm delays it, and one that persists on a
+still board stalls it), so the thresholds sit closer to the clear frames than
+to the hands.  Skin-coloured pixels count as evidence except over a bar that
+is skin-coloured itself (brown wood, tan leather).
 
 Speed: the geometry of the analysed field (surfaces, margins, which point
 each pixel lies on) is computed once per profile and size and cached; the
 regions are measured from their bounding boxes and per-label counts rather
 than whole-image masks; and the second, permissive circle search (the most
 expensive step) runs only when a frame looks occluded without it, since
-its circles can only explain pixels away, never add a hand.
+its circles can only explain pixels away, never add a hand; likewise the
+glare test runs only on a frame that looks occluded and the growth only on
+one that looks clear (:func:`analyse`).
 """
 
 import functools
