@@ -13,7 +13,12 @@ A pixel is *explained* when it has the colour its surface should have, or,
 within a few pixels of a border between surfaces, the colour of the
 neighbour (the geometry is off by a pixel or two; the slivers of blended
 colour left along edges are removed later by a morphological opening).
-Whatever is left unexplained inside the field is a candidate hand.
+Whatever is left unexplained inside the field is a candidate hand, unless the
+light explains it (:func:`lit`): a lamp's glare and strong shading move a
+surface's colour further than any tolerance that still sees skin, but along
+the lines the dichromatic reflection model allows (the surface's colour times
+a gain, plus white), and a glare is continuous across the board's borders
+where a hand is not.
 
 Speed: everything that depends only on the board's geometry (the surface of
 each pixel, the border bands, which surfaces may explain each pixel, which
