@@ -28,11 +28,12 @@ def test_undo_the_last_play_and_play_it_again() -> None:
     script.stable(START)
     other = parse_play(START, "24/21 24/23", 3, 1)
     script.stable(START.result_of(other))
+    script.throw(START.result_of(other), DARK, (2, 1), spot=2)
     referee, events = run(Referee.new(), script.inputs)
-    assert names(events)[3:] == ["correction", "position_restored", "play"]
+    assert names(events)[3:] == ["correction", "position_restored", "play", "roll"]
     assert events[3].data["action"] == "undo"
     assert events[3].data["position_id"] == START.position_id()
-    assert events[-1].data["move"] == str(other)
+    assert events[-2].data["move"] == str(other)
     assert referee.game.position == START.result_of(other)
     moves = [e for e in referee.game.events if e.__class__.__name__ == "Move"]
     assert len(moves) == 1  # the undone play left the record

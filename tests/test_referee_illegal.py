@@ -78,9 +78,12 @@ def test_strict_accepts_a_legal_play_made_without_restoring_first() -> None:
     script, _ = _illegal(SEATINGS[3])
     legal = parse_play(START, "24/21 24/23", 3, 1)
     script.stable(START.result_of(legal))
+    held, _ = run(Referee.new(STRICT), script.inputs)
+    assert held.stage is Stage.RESTORE  # the replay may not be finished yet
+    script.throw(START.result_of(legal), DARK, (4, 2), spot=1)
     referee, events = run(Referee.new(STRICT), script.inputs)
-    assert names(events)[-1] == "play" and events[-1].data["move"] == str(legal)
-    assert referee.stage is Stage.ROLL
+    assert names(events)[-2:] == ["play", "roll"] and events[-2].data["move"] == str(legal)
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
@@ -97,14 +100,16 @@ def test_players_mode_lights_the_call_and_a_call_is_upheld(seating: Seating) -> 
     legal = parse_play(START, "8/5 6/5", 3, 1)
     script.stable(START)
     script.stable(START.result_of(legal))
+    script.throw(START.result_of(legal), DARK, (5, 5), spot=1)
     referee, events = run(Referee.new(PLAYERS), script.inputs)
-    assert names(events)[3:] == ["warning:call", "call_upheld", "position_restored", "play"]
+    assert names(events)[3:] == ["warning:call", "call_upheld", "position_restored", "play",
+                                 "roll"]
     upheld = events[4]
     assert upheld.player == "dark"
     assert upheld.data["reason"] == "; ".join(judge(START, after, 3, 1).reasons)
-    assert events[-1].data["legal"] is True
+    assert events[-2].data["legal"] is True
     assert referee.game.position == START.result_of(legal)
-    assert referee.stage is Stage.ROLL and referee.game.turn == DARK
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
@@ -208,9 +213,10 @@ def test_players_mode_the_mover_may_take_their_play_back() -> None:
     legal = parse_play(START, "24/21 24/23", 3, 1)
     script.stable(shifted(START, "24/21"))
     script.stable(START.result_of(legal))
+    script.press("double", DARK)
     referee, events = run(Referee.new(PLAYERS), script.inputs)
-    assert names(events)[2:] == ["play", "position_restored", "play"]
-    assert events[-1].data["legal"] is True
+    assert names(events)[2:] == ["play", "position_restored", "play", "double"]
+    assert events[-2].data["legal"] is True
     assert referee.stage is Stage.ROLL and referee.game.turn == DARK
 
 

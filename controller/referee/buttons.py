@@ -37,6 +37,8 @@ def press(referee: "Referee", inp: ButtonInput, out: "_Out") -> "Referee":
     """The referee after a button press."""
     from controller.referee.machine import Stage
 
+    if inp.button != "call":
+        referee = referee.settle_replay(out)
     if referee.stage in (Stage.SETUP, Stage.OPENING, Stage.OVER) and inp.button != "call":
         what = {Stage.SETUP: "the board is being set up", Stage.OPENING:
                 "the opening roll has not been thrown", Stage.OVER: "the match is over"}

@@ -45,6 +45,9 @@ def expecting(referee: "Referee") -> str:
             return (f"{turn} to play {game.dice[0]}-{game.dice[1]} and pick up the dice")
         case Stage.RESTORE:
             assert game.dice is not None
+            if referee.replay is not None:
+                return (f"{turn}'s replay {referee.replay.move} stands once {other} throws "
+                        "or presses a button")
             if referee.restored:
                 return f"{turn} to play {game.dice[0]}-{game.dice[1]} again"
             what = f"{referee.taking_back} back" if referee.taking_back else "the checkers back"

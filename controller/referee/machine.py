@@ -174,6 +174,8 @@ class Referee:
     """The session just before the last play was recorded (dice out), for the operator's undo."""
     restored: bool = False
     """RESTORE: the position before the play has been seen again."""
+    replay: PlayJudgement | None = None
+    """RESTORE: the legal board shown as the replay, recorded when the opponent acts."""
     before_roll: Session | None = None
     """PLAY: the record before the dice now out were recorded, should they be thrown again."""
     last_move: str = ""
@@ -651,16 +653,18 @@ class Referee:
     # PLAY -----------------------------------------------------------------
 
     def _play(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
-        kept, fresh = split_dice(seen, self.dice_down, self.settings.die_tolerance)
-        gone = split_dice(self.dice_down, kept, 0.0)[1]
-        nudged = split_dice(fresh, gone, NUDGE * self.settings.die_tolerance)[0]
+        tolerance = self.settings.die_tolerance
+        kept, fresh = split_dice(seen, self.dice_down, tolerance)
+        gone = split_dice(self.dice_down, kept, tolerance)[1]
+        nudged = split_dice(fresh, gone, NUDGE * tolerance)[0]
         if fresh and len(nudged) == len(fresh):
             # A die pushed aside by a hand or a checker is the same die in a new place.
-            return replace(self, dice_down=(*kept, *fresh))
+            still_gone = split_dice(gone, fresh, NUDGE * tolerance)[1]
+            return replace(self, dice_down=(*kept, *fresh, *still_gone))
         if not fresh:
-            if kept:
-                return replace(self, dice_down=kept)
-            return self._final(observation, (), out)
+            # Some dice out of sight (a hand, one die picked up) are still the
+            # mover's: one that shows again where it lay is no fresh throw.
+            return self if kept else self._final(observation, (), out)
         mover = self.game.turn
         if kept and not self._early_allowed(observation):
             out.emit("reroll", colour_name(mover.opponent), reason="early",
@@ -825,6 +829,14 @@ class Referee:
 
     def _restore(self, observation: Observation, seen: tuple[Die, ...],
                  out: "_Out") -> "Referee":
+        """Waiting for the position before the play, then for a legal play of the same dice.
+
+        The dice are not on the board to be picked up, so nothing marks the
+        replay as finished: a legal board is only held as the replay
+        (``replay``) until the opponent throws or presses a button, since a
+        board half-way through the replay may itself be a legal play.  A
+        legal board that ends the game is taken at once.
+        """
         game = self.game
         assert self.seating is not None and game.dice is not None
         try:
@@ -833,19 +845,29 @@ class Referee:
         except BoardReadError:
             return self
         state = self
-        if seen:
-            out.warn("dice", "the position must be put right before the next throw")
-            state = replace(state, ignored=(*state.ignored, *seen))
         if board.key == game.position.key and not state.restored:
             out.emit("position_restored", colour_name(game.turn),
                      position_id=game.position.position_id())
             state = replace(state, restored=True, message="PLAY AGAIN")
-            if game.position.legal_positions(*game.dice):
-                return state
         judgement = judge_play(game.position, reading, self.seating, game.dice)
-        if judgement.kind == "legal":
-            return state._record_play(judgement, out)
-        return state
+        legal = judgement.kind == "legal" and (board.key != game.position.key
+                                               or not game.position.legal_positions(*game.dice))
+        state = replace(state, replay=judgement if legal else None)
+        if legal and judgement.after is not None and judgement.after.winner() is not None:
+            return state.settle_replay(out)
+        if not seen:
+            return state
+        if legal:
+            # A throw (good or void) after a legal replay: the replay is over.
+            return state.settle_replay(out)._roll(observation, seen, out)
+        out.warn("dice", "the position must be put right before the next throw")
+        return replace(state, ignored=(*state.ignored, *seen))
+
+    def settle_replay(self, out: "_Out") -> "Referee":
+        """Record the legal replay held in RESTORE (the opponent acts: it is over)."""
+        if self.stage is not Stage.RESTORE or self.replay is None:
+            return self
+        return replace(self, replay=None)._record_play(self.replay, out)
 
 
 # -- helpers ------------------------------------------------------------------
