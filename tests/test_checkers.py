@@ -369,3 +369,21 @@ def test_a_chain_reaching_the_far_rail_holds_two_stacks() -> None:
     assert result.points[0] == Counts(0, 5)
     alone = count_checkers(circles, light, TOURNAMENT, (w, h), replace(config, far_rail=0.0), r)
     assert alone.points[0] == Counts()
+
+
+def test_a_circle_alone_in_the_middle_of_a_row_is_no_checker_at_rest() -> None:
+    """A round glare spot or a die's soft shadow mid-row, with no stack to belong to, is
+    not counted (nor does it make the point's stack reach out to it); a lone checker at
+    its rail and one alone on the bar are."""
+    w, h = TOURNAMENT.rectified_size(640)
+    r = expected_radius(TOURNAMENT, 640)
+    x = TOURNAMENT.point_u(2) * w
+    circles = [Circle(x, h - r * 1.04, r), Circle(x, h - r * 9.0, r),
+               Circle(w / 2, h / 2 + 2 * r, r), Circle(TOURNAMENT.point_u(20) * w, r, r)]
+    light = [True, True, False, True]
+    result = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(), r)
+    assert result.points[2] == Counts(1, 0)
+    assert result.points[20] == Counts(1, 0)
+    assert result.bar == Counts(0, 1)
+    kept = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(stray=0.0), r)
+    assert kept.points[2].light > 1

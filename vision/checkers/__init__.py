@@ -3,10 +3,13 @@ and count them per point, on the bar and (with a tray in view) borne off.
 
 Stages, each usable alone: :mod:`.detect` (circles in the rectified field:
 centre votes, rim evidence, a fit of each centre, which of two overlapping
-checkers is on top), :mod:`.bar` (a second look along the bar),
-:mod:`.colours` and :mod:`.surface` (light and dark, glare taken off),
-:mod:`.count` and :mod:`.stacks` (stacks assigned to points and the bar,
-counted with their hidden layers), :mod:`.tray` (borne-off checkers).
+checkers is on top), :mod:`.bar` and :mod:`.slots` (second looks, with a
+lower threshold, along the bar and along the points where a missed checker
+must be), :mod:`.colours` and :mod:`.surface` (light and dark, glare taken
+off), :mod:`.count` and :mod:`.stacks` (stacks assigned to points and the
+bar, counted with their hidden layers), :mod:`.totals` (fifteen a side: the
+totals known or implied by the rules settle stacks in doubt and the tray's
+counts), :mod:`.tray` (borne-off checkers).
 """
 
 from vision.checkers.count import CheckerCount, Placed

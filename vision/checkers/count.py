@@ -15,6 +15,8 @@ colour most of them show (see ``one_colour``).
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from vision.checkers.detect import Circle
 from vision.checkers.stacks import Stack, StackConfig, read_stack, stack_frame
 from vision.checkers.totals import colours_swapped, known_totals, presumed_on_board
@@ -31,6 +33,9 @@ class CountConfig:
     far_rail: float = 2.5
     """A chain from one rail with a checker this close to the other rail runs from rail to
     rail: two stacks meet in it."""
+    stray: float = 6.0
+    """A circle further than this from both rails (beyond its radius) with no other
+    within ``link`` is no checker at rest (0 keeps every circle)."""
     link: float = 2.6
     """Centres closer than this are in the same stack (touching is 2.0)."""
     bar_margin: float = 0.35
@@ -86,6 +91,10 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     width, height = size
     if radius is None:
         radius = sum(c.radius for c in circles) / len(circles) if circles else 1.0
+    if config.stray > 0.0 and len(circles) > 1:
+        keep = _not_strays(circles, profile, size, radius, config)
+        circles = [c for c, k in zip(circles, keep, strict=True) if k]
+        light = [f for f, k in zip(light, keep, strict=True) if k]
     where = assign(circles, light, profile, size, config)
     members: dict[int, list[int]] = {}
     for i, place in where.items():
@@ -142,6 +151,25 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
                    sum(p.dark for p in result.points) + result.bar.dark), on_board):
         return _flipped(result)
     return result
+
+
+def _not_strays(circles: list[Circle], profile: BoardProfile, size: tuple[int, int],
+                radius: float, config: CountConfig) -> list[bool]:
+    """Which circles are checkers where a still board has them: on the bar, near a rail,
+    or near another checker.  A circle alone in the middle of a row is no checker at
+    rest (a round glare spot, a die's soft shadow): a stack starts at the rail, and one
+    being moved comes with a hand."""
+    width, height = size
+    xs = np.array([c.x for c in circles])
+    ys = np.array([c.y for c in circles])
+    d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
+    np.fill_diagonal(d2, np.inf)
+    alone = d2.min(axis=1) > (config.link * radius) ** 2
+    rail = np.minimum(ys, height - ys) - radius
+    far = rail > config.stray * radius
+    on_bar = np.abs(xs / width - 0.5) <= profile.bar_width / 2.0 \
+        + config.bar_margin * profile.point_width
+    return list(~(alone & far & ~on_bar))
 
 
 def _flipped(result: CheckerCount) -> CheckerCount:
