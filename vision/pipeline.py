@@ -27,7 +27,7 @@ from vision.cube import find_cube
 from vision.dice.board import read_board_dice
 from vision.errors import BoardNotFoundError, ImageError
 from vision.motion import MotionGate
-from vision.observation import Observation
+from vision.observation import Counts, Observation
 from vision.occlusion.single import detect_occlusion
 from vision.occlusion.tracker import OcclusionTracker
 from vision.rectify import FieldMap
@@ -54,6 +54,10 @@ class BoardReader:
         self._gate = MotionGate(self.config.motion)
         self._last: Observation | None = None
         self._last_attempt: float | None = None
+        self.on_board: Counts | None = None
+        """How many checkers of each colour the caller knows are on the points and the
+        bar (a referee's last stable board: fifteen less those borne off); stacks in
+        doubt then take the count that adds up.  None: the image and the rules alone."""
 
     def read(self, frame: Image, *, t: float | None = None,
              still: Still | None = None) -> Observation:
@@ -85,7 +89,7 @@ class BoardReader:
         # are held to what the board leaves off it.
         off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
         checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers,
-                                 off=off)
+                                 on_board=self.on_board, off=off)
         if off is not None:
             off = consistent_off(on_board_counts(checkers), off)
         if self.stream:
