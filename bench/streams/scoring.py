@@ -333,6 +333,9 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
                 f"{play.player} {play.dice}, nearest legal {play.move}")
         return
     tally.illegal_caught[kind] += 1
+    ended = next((g.t_end for g in truth.games if g.game == play.game), truth.duration)
+    if truth.mode == "players" and not play.called and next_throw[index] > ended:
+        return  # the game ended (a resignation, a pass) before anyone threw: nothing stands
     tally.outcome_expected += 1
     if truth.mode == "strict":
         ok = call is not None
