@@ -91,7 +91,7 @@ class BoardReader:
         checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers,
                                  on_board=self.on_board, off=off)
         if off is not None:
-            off = consistent_off(on_board_counts(checkers), off)
+            off = consistent_off(on_board_counts(checkers), off, cfg.tray)
         if self.stream:
             if self._tracker is None:
                 self._tracker = OcclusionTracker(field_map, profile, cfg.tracker)
