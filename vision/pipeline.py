@@ -54,6 +54,7 @@ class BoardReader:
         self._gate = MotionGate(self.config.motion)
         self._last: Observation | None = None
         self._last_attempt: float | None = None
+        self._rereads = 0
         self.on_board: Counts | None = None
         """How many checkers of each colour the caller knows are on the points and the
         bar (a referee's last stable board: fifteen less those borne off); stacks in
@@ -65,12 +66,18 @@ class BoardReader:
         whole view for reading small dice (see :meth:`Camera.capture_high_res`)."""
         _check_frame(frame)
         if self.stream:
-            # An occluded verdict is never carried over: the occlusion tracker releases
-            # only after several clear frames, and a still board after the hand has gone
-            # would otherwise stay "occluded" until the gate's next forced read.
             last = self._last
-            if last is not None and not last.occluded and not self._gate.changed(frame):
-                return replace(last, t=t)
+            if not self._gate.changed(frame) and last is not None:
+                # An occluded verdict may still change on the same picture: the occlusion
+                # tracker waits out its release over a few clear frames (and the frame
+                # the hand left in counted as motion).  Re-read a few times before
+                # carrying it over, or a still board after the hand has gone would stay
+                # "occluded" until the gate's next forced read.
+                if not last.occluded or self._rereads > self.config.tracker.release_frames:
+                    return replace(last, t=t)
+                self._rereads += 1
+            else:
+                self._rereads = 0
             observation = self._read(frame, t, still)
             self._last = observation
             return observation
