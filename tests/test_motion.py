@@ -56,3 +56,27 @@ def test_a_stream_without_a_board_looks_for_it_only_every_few_seconds() -> None:
             frame[:, : 10 * (i + 1)] = 255
             assert not reader.read(frame, t=i * 0.3).board_found
     assert calibrate.call_count == 2  # at 0.0 s and at 2.1 s (retry every 2 s)
+
+
+def _rendered(dice: int, noise_seed: int) -> np.ndarray:
+    """A 720p render of one scene, with or without its dice, plus sensor noise."""
+    from dataclasses import replace
+
+    from vision.synth.generate import random_scene
+    from vision.synth.render import render
+
+    scene = random_scene(np.random.default_rng(5), dice=2, hands=0, cube=False)
+    image, _ = render(replace(scene, dice=scene.dice[:dice]))
+    noise = np.random.default_rng(noise_seed).normal(0.0, 3.0, image.shape)
+    return np.clip(image.astype(np.float64) + noise, 0, 255).astype(np.uint8)
+
+
+def test_one_die_landing_on_a_still_board_is_motion() -> None:
+    # At the former default (0.2 % of the thumbnail) a throw onto a still
+    # board went unread for max_skipped frames.
+    gate = MotionGate()
+    assert gate.changed(_rendered(0, noise_seed=1))
+    assert not gate.changed(_rendered(0, noise_seed=2))   # the same board, new noise
+    assert gate.changed(_rendered(1, noise_seed=3))        # one die came to rest
+    assert not gate.changed(_rendered(1, noise_seed=4))
+    assert gate.changed(_rendered(2, noise_seed=5))        # and the second one

@@ -27,8 +27,14 @@ class MotionConfig:
     """Thumbnail width in pixels (height keeps the frame's aspect)."""
     pixel_change: float = 12.0
     """A thumbnail pixel changed when it differs by more than this many grey levels."""
-    changed_share: float = 0.002
-    """The frame changed when more than this share of thumbnail pixels did."""
+    changed_share: float = 0.00015
+    """The frame changed when more than this share of thumbnail pixels did.
+    Small enough for one die coming to rest on a still board (a 22-pixel die
+    covers about 7 pixels of a 160-pixel-wide thumbnail and changes 4-6 of
+    them by more than ``pixel_change``): at 0.2 % a throw onto a still board
+    went unread until the ``max_skipped`` re-read, 3 s later.  Sensor noise,
+    averaged over the 8 x 8 frame pixels behind each thumbnail pixel, stays
+    far below ``pixel_change``, so a still board is still skipped."""
     max_skipped: int = 30
     """Read a frame in full at least this often anyway (a slow drift the gate cannot see)."""
 
