@@ -39,9 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.streams.director import Direction
 from bench.streams.evaluate import run
 from bench.streams.scoring import Tally, first_problems
+from controller.simulation.director import Direction
 
 
 def _ratio(caught: int, planted: int) -> str:

@@ -40,11 +40,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.streams.director import Direction
 from bench.streams.evaluate import direction_of, officiate, plan, streams_for
 from bench.streams.referee import settings_for
 from bench.streams.scoring import Tally, summary
 from bench.streams.store import StreamFiles, make_perfect_stream
+from controller.simulation.director import Direction
 
 GOAL = 0.5
 

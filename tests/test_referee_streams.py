@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.streams.director import Direction, Director
 from bench.streams.evaluate import officiate
 from bench.streams.scoring import Tally
 from bench.streams.store import make_stream
+from controller.simulation.director import Direction, Director
 
 SHORT = Direction(max_turns=4, illegal_rate=0.5, void_rate=0.35, early_rate=0.15,
                   voids=("cocked", "wrong_half", "on_checker"),

@@ -29,8 +29,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from bench.streams.table import Table
-from bench.streams.timeline import Moment, Press, Shot
+from controller.simulation.table import Table
+from controller.simulation.timeline import Moment, Press, Shot
 from vision.calibration import Calibration
 from vision.camera.base import Still
 from vision.config import VisionConfig

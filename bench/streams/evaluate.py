@@ -14,10 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from bench.streams.director import Direction, Director
 from bench.streams.referee import referee_events
 from bench.streams.scoring import Tally, score
 from bench.streams.store import StreamFiles, files_for, make_perfect_stream, make_streams
+from controller.simulation.director import Direction, Director
 
 MATCH_LENGTHS = (0, 1, 3)
 

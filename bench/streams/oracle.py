@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from bench.streams.table import Table
-from bench.streams.timeline import Moment, Press, Shot
+from controller.simulation.table import Table
+from controller.simulation.timeline import Moment, Press, Shot
 from vision.observation import Corners, Cube, Die, Observation
 from vision.synth.camera import Camera
 from vision.synth.geometry import BoardGeometry

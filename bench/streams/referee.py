@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.streams.store import ROOT, StreamFiles
-from bench.streams.timeline import Truth
+from controller.simulation.timeline import Truth
 
 
 class RefereeRunError(RuntimeError):

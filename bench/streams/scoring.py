@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.streams.timeline import PlayTruth, ThrowTruth, Truth
+from controller.simulation.timeline import PlayTruth, ThrowTruth, Truth
 
 SLACK = 0.05
 """Seconds an event may precede its truth moment (times are rounded to frames)."""

@@ -32,14 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.streams.camera import FilmStats, film
-from bench.streams.director import Direction, Director
-from bench.streams.timeline import Truth
+from controller.simulation.director import Direction, Director
+from controller.simulation.timeline import Truth
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("BGREF_STREAM_CACHE") or ROOT / ".cache" / "referee-streams")
 SOURCES = ("vision", "controller/rules", "controller/game", "bench/streams/camera.py",
-           "bench/streams/director.py", "bench/streams/mistakes.py", "bench/streams/table.py",
-           "bench/streams/throws.py", "bench/streams/timeline.py")
+           "controller/simulation")
 
 
 def code_version() -> str:

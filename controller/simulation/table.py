@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.streams.timeline import Board, Colour, Shot
+from controller.simulation.timeline import Board, Colour, Shot
 from vision.observation import Counts, CubePlace
 from vision.profile import TOURNAMENT, TrayProfile
 from vision.synth.camera import CameraPose

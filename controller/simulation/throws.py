@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from bench.streams.table import Half, Table
-from bench.streams.timeline import Board, VoidReason
+from controller.simulation.table import Half, Table
+from controller.simulation.timeline import Board, VoidReason
 from vision.synth.layout import CheckerSpot, footprint_clear
 from vision.synth.scene import DiePlacement
 

@@ -28,21 +28,6 @@ from typing import Literal
 
 import numpy as np
 
-from bench.streams.mistakes import MISTAKES, Mistake, plant
-from bench.streams.table import Table
-from bench.streams.throws import NoRoomError, land, tumbling
-from bench.streams.timeline import (
-    Board,
-    Colour,
-    GameTruth,
-    Moment,
-    PlayTruth,
-    Press,
-    Shot,
-    ThrowTruth,
-    Truth,
-    VoidReason,
-)
 from controller.game.events import (
     AcceptResignation,
     DeclineResignation,
@@ -61,6 +46,21 @@ from controller.game.settings import GameRules
 from controller.rules import physical as phys
 from controller.rules.player import Player
 from controller.rules.position import Position
+from controller.simulation.mistakes import MISTAKES, Mistake, plant
+from controller.simulation.table import Table
+from controller.simulation.throws import NoRoomError, land, tumbling
+from controller.simulation.timeline import (
+    Board,
+    Colour,
+    GameTruth,
+    Moment,
+    PlayTruth,
+    Press,
+    Shot,
+    ThrowTruth,
+    Truth,
+    VoidReason,
+)
 from vision.observation import Counts
 from vision.synth.scene import DiePlacement, HandPose
 
