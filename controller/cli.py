@@ -245,12 +245,33 @@ def calibrate_cmd(image: str, corners: str | None, save: str | None, config: str
 
 
 @main.command()
-@click.option("--seed", type=int, default=None, help="Seed for a repeatable game.")
-def demo(seed: int | None) -> None:
-    """Play one game between two random-but-legal players and print it."""
-    from controller.demo import run_demo
+@click.option("--seed", type=int, default=None, help="Seed for a repeatable match (default: "
+              "a random one, printed).")
+@click.option("--fast", is_flag=True, help="Frames as fast as they render (tests, CI), not in "
+              "real time.")
+@click.option("--match-length", type=click.IntRange(0, 25), default=3, show_default=True,
+              help="Points to win; 0 plays one money game.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=None,
+              help="Short games: after N turns the player on roll resigns.")
+@click.option("--mode", type=click.Choice(["players", "strict"]), default="players",
+              show_default=True, help="How illegal plays are called.")
+@click.option("--no-kiosk", is_flag=True, help="Do not serve the kiosk page.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+              help="The kiosk page's port on 127.0.0.1 (0: any free port).")
+@click.option("--json", "json_lines", is_flag=True, help="One JSON object a line.")
+@click.option("--journal", type=click.Path(dir_okay=False), default=None,
+              help="Keep the journal in this new file (default: a temporary directory).")
+def demo(seed: int | None, fast: bool, match_length: int, max_turns: int | None, mode: str,
+         no_kiosk: bool, port: int, json_lines: bool, journal: str | None) -> None:
+    """The whole referee on a synthetic table: camera, vision, referee, lights, scoreboard,
+    kiosk page."""
+    from controller.demo import DemoOptions
+    from controller.demo.command import random_seed, run
 
-    run_demo(seed, click.echo)
+    run(DemoOptions(seed=random_seed() if seed is None else seed, fast=fast,
+                    match_length=match_length, max_turns=max_turns,
+                    mode="strict" if mode == "strict" else "players", kiosk=not no_kiosk,
+                    port=port, json_lines=json_lines, journal=journal))
 
 
 @main.command("referee")
