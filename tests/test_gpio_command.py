@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from controller.cli import main
+from tests.shared_data import missing
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -104,9 +105,7 @@ def lgpio_or_fail() -> None:
     Looked for, not imported: importing lgpio makes its pipe in the current directory.
     """
     if importlib.util.find_spec("lgpio") is None:
-        if os.environ.get("CI"):
-            pytest.fail("lgpio is not installed: scripts/test installs it (pip install lgpio)")
-        pytest.skip("lgpio is not installed (pip install lgpio)")
+        missing("lgpio is not installed: scripts/test installs it (pip install lgpio)")
 
 
 def test_real_lgpio_keeps_its_pipe_in_the_state_directory(tmp_path: Path) -> None:

@@ -14,10 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from firmware import PICO_FILES, bgproto
 from firmware.bgproto import Board, encode_frame, encode_hello, encode_state, scoped
+from tests.shared_data import missing
 from tests.test_scoreboard_display import shape
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,9 +37,7 @@ def node() -> str:
         problem = (f"{PACKAGE.relative_to(ROOT)} is missing: "
                    "run npm ci --prefix firmware/tests/node")
     if problem is not None:
-        if os.environ.get("CI"):
-            pytest.fail(problem)
-        pytest.skip(problem)
+        missing(problem)
     assert found is not None
     return found
 
