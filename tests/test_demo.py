@@ -200,20 +200,28 @@ def test_the_journal_holds_the_match_and_was_closed(short_match: dict[str, Any])
     assert not Path(str(path) + "-wal").exists() or Path(str(path) + "-wal").stat().st_size == 0
 
 
-def test_a_kiosk_port_in_use_is_reported_and_the_demo_goes_on(tmp_path: Path) -> None:
+def test_a_money_game_with_the_kiosk_port_in_use(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        run = Run(["--fast", "--seed", str(SEED), "--match-length", "1", "--max-turns", "1",
+        run = Run(["--fast", "--seed", str(SEED), "--match-length", "0", "--max-turns", "1",
                    "--port", str(port), "--json"], tmp_path)
         code, err, _ = run.wait(timeout=240)
     assert code == 0, err + "\n".join(run.lines)
     objects = run.objects()
+    # The port in use is reported and the demo goes on without the page.
     problems = [o["text"] for o in objects if o.get("demo") == "output"]
     assert any(f"127.0.0.1:{port}" in text and "kiosk" in text for text in problems), problems
     assert any(o.get("demo") == "kiosk" and o["url"] is None for o in objects)
-    assert any(o.get("event") == "match_over" for o in objects)
+    # Money play ends with the one game: no match to be over.
+    names = [o["event"] for o in objects if "event" in o]
+    assert names.count("game_over") == 1 and "match_over" not in names
+    # In money play the cube is in play: centred at 1, so only the centre owner light
+    # is lit (no value light), beside the heartbeat.
+    lights = next(o for o in objects if o.get("demo") == "lights_end")["lights"]
+    assert {name for name, mode in lights.items() if mode != "off"} == {"owner_centre", "status"}
+    assert lights["owner_centre"] == "on"
 
 
 def test_ctrl_c_stops_the_demo_cleanly(tmp_path: Path) -> None:
