@@ -418,6 +418,10 @@ class Referee:
         if not by_side["left"] or not by_side["right"]:
             side = "left" if by_side["left"] else "right"
             thrower = state._thrower_of_side(side)
+            if thrower is not None and state._opening_played(observation):
+                # Play has begun without an opening roll the referee saw: this is
+                # a turn's throw into its thrower's half, never a call.
+                return state._resync_opening(observation, thrower, seen, out)
             void = VoidThrow("wrong_half", seen[0],
                              f"both dice are in the {side} half: each player throws one die "
                              "into their own right-hand half")
@@ -480,6 +484,60 @@ class Referee:
         judgement = judge_play(session.game.position, reading, self.seating, (high, low))
         return state._record_play(judgement, out)
 
+    def _opening_played(self, observation: Observation) -> bool:
+        """OPENING: whether the board shows play begun (or cannot be read to tell)."""
+        assert self.seating is not None
+        try:
+            board = position_of(read_board(observation), self.seating, LIGHT)
+        except BoardReadError:
+            return True
+        return board.key != Position.initial().key
+
+    def _resync_opening(self, observation: Observation, thrower: Player,
+                        seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        """Both dice in one half after the checkers moved from the start: out of step.
+
+        The opening roll was never seen and the players went on; the dice are
+        ``thrower``'s, so the opponent started.  When exactly one opening roll
+        of that starter explains the board, it and its play are recorded
+        (inferred); otherwise the game goes on from the board as it stands,
+        ``thrower`` to play.  Either way the throw is then judged as
+        ``thrower``'s.  A board that cannot be read is only a warning.
+        """
+        assert self.seating is not None
+        try:
+            reading = read_board(observation)
+            board = position_of(reading, self.seating, thrower)
+        except BoardReadError as exc:
+            out.warn("look", f"dice in {colour_name(thrower)}'s half, but the checkers "
+                             f"cannot be accounted for: {exc}")
+            return self
+        start = Position.initial().with_turn(thrower.opponent)
+        fits = [(high, low) for high in range(2, 7) for low in range(1, high)
+                if judge_play(start, reading, self.seating, (high, low)).kind == "legal"]
+        if len(fits) > 1 and self.glimpsed:
+            hinted = [fit for fit in fits if set(fit) & set(self.glimpsed)]
+            fits = hinted if len(hinted) == 1 else fits
+        if len(fits) == 1:
+            high, low = fits[0]
+            light, dark = (high, low) if thrower.opponent == LIGHT else (low, high)
+            session = self.session.apply(OpeningRoll((light, dark)))
+            out.emit("opening_roll", colour_name(thrower.opponent),
+                     dice={"light": light, "dark": dark}, tie=False, inferred=True)
+            state = replace(self, session=session, stage=Stage.PLAY, glimpsed=())
+            state = state._record_play(judge_play(session.game.position, reading,
+                                                  self.seating, (high, low)), out)
+        else:
+            out.warn("look", "no opening roll was seen and the checkers have moved: "
+                             f"{colour_name(thrower)}'s throw, play goes on from the board "
+                             "as it stands", resync=True)
+            state = self._diverge(board, "no opening roll was seen; the game went on "
+                                         "from the board as the camera saw it")
+            state = replace(state, stage=Stage.ROLL, glimpsed=())
+        if state.stage is not Stage.ROLL or state.game.turn != thrower:
+            return state  # pragma: no cover - a recorded opening play passes the turn
+        return state._throw(thrower, seen, out)
+
     def _thrower_of_side(self, side: str | None) -> Player | None:
         """The player who throws into that image half (None off the field)."""
         if side is None or self.seating is None:
@@ -507,6 +565,12 @@ class Referee:
         if game.phase is not Phase.ROLL:
             return state
         opponent_half = thrower_half(self.seat(game.turn.opponent))
+        if all(d.side == opponent_half for d in seen) and not self._board_readable(observation):
+            # The opponent's throw, or a wrong half, on a board the referee cannot
+            # account for: out of step is no ground for a call (etiquette 5).
+            out.warn("look", f"dice in {colour_name(game.turn.opponent)}'s half while the "
+                             "checkers cannot be accounted for")
+            return state
         if all(d.side == opponent_half for d in seen) and self._board_moved(observation):
             # The player on turn played with dice the camera did not see (in
             # full); the opponent's throw shows that play is over.  A throw in
@@ -515,6 +579,14 @@ class Referee:
             if state.game.turn == game.turn:
                 return state
         return state._throw(state.game.turn, seen, out)
+
+    def _board_readable(self, observation: Observation) -> bool:
+        assert self.seating is not None
+        try:
+            position_of(read_board(observation), self.seating, self.game.turn)
+        except BoardReadError:
+            return False
+        return True
 
     def _board_moved(self, observation: Observation) -> bool:
         assert self.seating is not None
