@@ -88,14 +88,18 @@ class Stream:
             fields[name] = value
         return fields
 
-    def state(self) -> dict[str, Any]:
-        """The next snapshot, passing pings by."""
-        while True:
+    def state(self, within: float = 20.0) -> dict[str, Any]:
+        """The next snapshot, passing pings by.  The server's pings keep the
+        socket busy, so without a deadline a snapshot that never comes would
+        hang the suite instead of failing it."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
             fields = self.event()
             if fields.get("event") == "state":
                 state: dict[str, Any] = json.loads(fields["data"])
                 assert int(fields["id"]) == state["seq"]
                 return state
+        raise AssertionError(f"no state event within {within} s, only pings")
 
     def close(self) -> None:
         self.sock.close()
@@ -200,13 +204,14 @@ def test_a_reader_that_paused_gets_the_latest_state(server: KioskServer,
         stream.state()
         for t in range(1, 41):  # forty changes while the client does not read
             session.camera_lost(float(t), f"gone {t}")
-        seqs = [stream.state()["seq"]]
-        state: dict[str, Any] = {"log": [{"detail": ""}]}
-        while state["log"][-1]["detail"] != "gone 40":
+        latest = server.feed.current()[0]
+        state = stream.state()
+        seqs = [state["seq"]]
+        while state["seq"] != latest:
             state = stream.state()
             seqs.append(state["seq"])
         assert seqs == sorted(set(seqs))  # newer each time, never a state twice
-        assert state["seq"] == server.feed.current()[0]
+        assert state["log"][-1]["detail"] == "gone 40"
     finally:
         stream.close()
 
