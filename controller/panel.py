@@ -76,10 +76,6 @@ class PanelState:
         if not self.message.isascii():
             raise PanelError(f"message {self.message!r} must be ASCII")
 
-    def score(self, colour: Colour) -> int:
-        """The score of the player with that colour."""
-        return self.score_light if colour == "light" else self.score_dark
-
     def seat_of(self, colour: Colour) -> Literal["bottom", "top"] | None:
         """Where that player sits, once the set-up told us."""
         if self.bottom is None:
