@@ -21,6 +21,7 @@ from vision.motion import MotionConfig
 from vision.occlusion.single import OcclusionConfig
 from vision.occlusion.tracker import TrackerConfig
 from vision.stabiliser import StabiliserConfig
+from vision.stills import StillConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,8 @@ class VisionConfig:
     camera: CameraConfig = field(default_factory=CameraConfig)
     motion: MotionConfig = field(default_factory=MotionConfig)
     """Streams only: frames with no change since the last full read reuse its result."""
+    stills: StillConfig = field(default_factory=StillConfig)
+    """Streams only: the dice of a settled throw read from one high-resolution still."""
 
     def __post_init__(self) -> None:
         if not 160 <= self.field_width <= 2048:

@@ -50,6 +50,9 @@ class MotionGate:
         self.config = config or MotionConfig()
         self._reference: npt.NDArray[np.int16] | None = None
         self._skipped = 0
+        self.moved = True
+        """Whether the latest frame :meth:`changed` passed differed from its reference
+        (or had none); False for a frame passed only as the periodic full read."""
 
     def reset(self) -> None:
         """Forget the reference (the next frame is read in full)."""
@@ -59,6 +62,7 @@ class MotionGate:
     def changed(self, frame: Image) -> bool:
         """True when ``frame`` must be read in full (and it becomes the reference)."""
         cfg = self.config
+        self.moved = True
         if not cfg.enabled:
             return True
         height, width = frame.shape[:2]
@@ -66,12 +70,12 @@ class MotionGate:
         thumb = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), size,
                            interpolation=cv2.INTER_AREA).astype(np.int16)
         reference = self._reference
-        if (reference is None or reference.shape != thumb.shape
-                or self._skipped >= cfg.max_skipped):
+        if reference is None or reference.shape != thumb.shape:
             self._reference, self._skipped = thumb, 0
             return True
         moved = np.count_nonzero(np.abs(thumb - reference) > cfg.pixel_change)
-        if moved > cfg.changed_share * thumb.size:
+        self.moved = bool(moved > cfg.changed_share * thumb.size)
+        if self.moved or self._skipped >= cfg.max_skipped:
             self._reference, self._skipped = thumb, 0
             return True
         self._skipped += 1

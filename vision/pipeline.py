@@ -27,9 +27,10 @@ from vision.cube import find_cube
 from vision.dice.board import read_board_dice
 from vision.errors import BoardNotFoundError, ImageError
 from vision.motion import MotionGate
-from vision.observation import Counts, Observation
+from vision.observation import Counts, Die, Observation
 from vision.occlusion.single import detect_occlusion
 from vision.occlusion.tracker import OcclusionTracker
+from vision.profile import BoardProfile
 from vision.rectify import FieldMap
 
 Image = npt.NDArray[np.uint8]
@@ -59,6 +60,14 @@ class BoardReader:
         """How many checkers of each colour the caller knows are on the points and the
         bar (a referee's last stable board: fifteen less those borne off); stacks in
         doubt then take the count that adds up.  None: the image and the rules alone."""
+        self.fresh = False
+        """Whether the latest :meth:`read` ran the stages (False: a stream frame the
+        motion gate found unchanged, answered with the last observation)."""
+        self.moved = True
+        """Whether the latest frame differed from the one before (a stream's periodic
+        full read of an unchanged board, or a re-read while a hand's verdict
+        settles, did not)."""
+        self._dice_inputs: tuple[FieldMap, BoardProfile, npt.NDArray[np.uint8]] | None = None
 
     def read(self, frame: Image, *, t: float | None = None,
              still: Still | None = None) -> Observation:
@@ -67,21 +76,48 @@ class BoardReader:
         _check_frame(frame)
         if self.stream:
             last = self._last
-            if not self._gate.changed(frame) and last is not None:
+            changed = self._gate.changed(frame)
+            self.moved = self._gate.moved or last is None
+            if not changed and last is not None:
                 # An occluded verdict may still change on the same picture: the occlusion
                 # tracker waits out its release over a few clear frames (and the frame
                 # the hand left in counted as motion).  Re-read a few times before
                 # carrying it over, or a still board after the hand has gone would stay
                 # "occluded" until the gate's next forced read.
                 if not last.occluded or self._rereads > self.config.tracker.release_frames:
+                    self.fresh = False
                     return replace(last, t=t)
                 self._rereads += 1
             else:
                 self._rereads = 0
             observation = self._read(frame, t, still)
             self._last = observation
+            self.fresh = True
             return observation
+        self.fresh = self.moved = True
         return self._read(frame, t, still)
+
+    def read_dice_from(self, frame: Image, still: Still) -> Observation | None:
+        """The latest observation with its dice read again from ``still`` (a
+        higher-resolution capture of the whole view ``frame`` shows); a stream
+        carries it over the unchanged frames that follow.  None when there is
+        nothing to re-read (no board read yet) or the still is not of the whole view."""
+        inputs = self._dice_inputs
+        hires, scale = _whole_view(still, frame)
+        if not self.stream or self._last is None or inputs is None or hires is None:
+            return None
+        field_map, profile, mask = inputs
+        dice = read_board_dice(frame, field_map, profile, hires=hires, scale=scale,
+                               checker_mask=mask, config=self.config.dice)
+        return self.replace_dice(dice)
+
+    def replace_dice(self, dice: tuple[Die, ...]) -> Observation:
+        """The latest stream observation with other dice (it then stands for the
+        unchanged frames that follow)."""
+        if self._last is None:
+            raise ImageError("no observation to replace the dice of")
+        self._last = replace(self._last, dice=dice)
+        return self._last
 
     def _read(self, frame: Image, t: float | None, still: Still | None) -> Observation:
         calibration = self._calibration_for(frame, t)
@@ -106,9 +142,10 @@ class BoardReader:
         else:
             occlusion = detect_occlusion(frame, field_map, profile, checkers, cfg.occlusion)
         hires, scale = _whole_view(still, frame)
+        mask = checker_mask(checkers, field_map, frame.shape[:2])
+        self._dice_inputs = (field_map, profile, mask)
         dice = read_board_dice(frame, field_map, profile, hires=hires, scale=scale,
-                               checker_mask=checker_mask(checkers, field_map, frame.shape[:2]),
-                               config=cfg.dice)
+                               checker_mask=mask, config=cfg.dice)
         cube = find_cube(frame, field_map, profile, cfg.cube)
         return Observation(board_found=True, corners=calibration.corners,
                            points=checkers.points, bar=checkers.bar, off=off,

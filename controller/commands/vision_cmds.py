@@ -117,6 +117,7 @@ def watch(camera_spec: str, corners: str | None, calibration_path: str | None,
     from vision.camera.supervisor import CameraStatus, CameraSupervisor
     from vision.pipeline import BoardReader
     from vision.stabiliser import Stabiliser, StableState, StatusChange
+    from vision.stills import DiceStills
 
     config = _config(config_path)
     try:
@@ -135,6 +136,7 @@ def watch(camera_spec: str, corners: str | None, calibration_path: str | None,
 
     supervisor = CameraSupervisor(camera, on_change=report)
     reader = BoardReader(config, calibration, stream=True)
+    stills = DiceStills(reader, supervisor.capture_high_res, config.stills)
     stabiliser = Stabiliser(config.stabiliser)
     frames = 0
     try:
@@ -151,7 +153,7 @@ def watch(camera_spec: str, corners: str | None, calibration_path: str | None,
                     reader.calibration = calibrate(frame.image, config.calibration, corners)
                 except VisionError as exc:
                     raise VisionInputError(str(exc)) from exc
-            observation = reader.read(frame.image, t=frame.t)
+            observation = stills.read(frame.image, t=frame.t)
             if every_frame:
                 echo(json.dumps(observation.to_json()))
                 continue

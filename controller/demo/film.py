@@ -70,6 +70,9 @@ class FilmProducer:
         """Frames handed out so far (all of them once the film has run to its end)."""
         self.label = ""
         """What the latest frame shows happening (``dice``, ``moving``, ...)."""
+        self._shown: Shot | None = None
+        self.stills = 0
+        """High-resolution stills rendered (the camera asks for one per settled throw)."""
 
     @property
     def duration(self) -> float:
@@ -98,8 +101,21 @@ class FilmProducer:
         index = bisect.bisect_right(self._starts, seq) - 1
         moment = self._moments[index]
         self.label = moment.label
+        self._shown = moment.shot
         first, second = self._take(moment.shot)
         return first if (seq - self._starts[index]) % 2 == 0 else second
+
+    def still(self, scale: float) -> Image | None:
+        """The latest frame's shot rendered again at ``scale`` times the frame size
+        (what a Pi camera's still gives the dice reader)."""
+        if self._shown is None:
+            return None
+        frame, _ = self._take(self._shown)
+        height, width = frame.shape[:2]
+        image, _ = render(self.table.scene(self._shown),
+                          (round(width * scale), round(height * scale)))
+        self.stills += 1
+        return image
 
     def _press_until(self, t: float) -> None:
         while self._next_press < len(self._presses) and \

@@ -91,6 +91,7 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
     from vision.calibration import calibrate
     from vision.camera.supervisor import CameraStatus, CameraSupervisor
     from vision.pipeline import BoardReader
+    from vision.stills import DiceStills
 
     try:
         notifier = Notifier()
@@ -109,6 +110,7 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
 
     supervisor = CameraSupervisor(camera, on_change=on_change)
     reader = BoardReader(config, calibration, stream=True)
+    stills = DiceStills(reader, supervisor.capture_high_res, config.stills)
     frames = 0
     lost = False
     next_look = time.monotonic() + CATCH_UP_EVERY
@@ -147,7 +149,7 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
             t = clock(frame.t)
             if options.corners is not None and reader.calibration is None:
                 reader.calibration = calibrate(frame.image, config.calibration, options.corners)
-            session.observe(reader.read(frame.image, t=t))
+            session.observe(stills.read(frame.image, t=t))
     except KeyboardInterrupt:
         pass
     finally:

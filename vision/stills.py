@@ -1,0 +1,134 @@
+"""One high-resolution still per settled throw, and the dice read from it.
+
+A die in a 1280x720 frame of the whole board is 20-25 pixels wide and a pip
+3-4 (docs/vision.md, "Small dice").  The video stream stays at that size,
+cheap enough for every frame; once dice have come to rest (the motion gate
+has seen no change for ``settle_frames`` frames) the camera is asked for
+one still of the whole view at its higher resolution, and the dice are read
+again from it.  The still's reading then stands for as long as the same dice
+lie there: the stream reader carries it over unchanged frames, and a forced
+re-read of an unchanged board (the gate's periodic full read) that finds the
+same dice in the same places gets the still's values back, so the reported
+dice do not flicker between the two readings.  Any motion ends it: the next
+settled scene gets a still of its own.
+
+Why once per throw and not per frame: a still needs a sensor mode switch on
+the Pi cameras (a few tenths of a second, frames are lost meanwhile), and the
+referee only needs the dice once they have settled.  A camera without
+stills (an OpenCV webcam, a video file) simply returns none, and the frame's
+own reading stands.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.camera.base import Still
+from vision.errors import CameraError, ConfigError
+from vision.observation import Die, Observation
+
+if TYPE_CHECKING:  # the pipeline's config tree holds StillConfig: no import cycle at run time
+    from vision.pipeline import BoardReader
+
+Image = npt.NDArray[np.uint8]
+
+StillSource = Callable[[], Still | None]
+"""Takes a still of the whole view now (``Camera.capture_high_res``), or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class StillConfig:
+    """When to take a still for the dice."""
+
+    enabled: bool = True
+    settle_frames: int = 2
+    """Unchanged frames (by the motion gate) with dice in view before the still:
+    a die still rolling or spinning changes the frame, and one frame of rest can
+    be a die between two bounces."""
+    same_die: float = 12.0
+    """Pixels (video frame) within which a die read again is the same die the
+    still read: then the still's value stands."""
+
+    def __post_init__(self) -> None:
+        if self.settle_frames < 1:
+            raise ConfigError(f"stills: settle_frames at least 1, not {self.settle_frames}")
+        if self.same_die <= 0:
+            raise ConfigError(f"stills: same_die must be positive, not {self.same_die}")
+
+
+class DiceStills:
+    """Wraps a stream :class:`BoardReader`: frames in, observations out, with the
+    dice of settled throws read from one high-resolution still."""
+
+    def __init__(self, reader: BoardReader, take_still: StillSource,
+                 config: StillConfig | None = None) -> None:
+        if not reader.stream:
+            raise ConfigError("stills are for stream readers (BoardReader(stream=True))")
+        self.reader = reader
+        self.config = config or StillConfig()
+        self._take_still = take_still
+        self._quiet = 0
+        self._taken = False
+        self._frame_dice: tuple[Die, ...] = ()
+        """The frame's own reading of the dice the still was taken of."""
+        self._still_dice: tuple[Die, ...] | None = None
+        self.stills = 0
+        """Stills taken so far (for status and benchmarks)."""
+        self.last_error: str | None = None
+        """Why the latest still failed, if it did (the frame's reading stood)."""
+
+    def read(self, frame: Image, *, t: float | None = None) -> Observation:
+        """The observation of ``frame`` (see :meth:`BoardReader.read`)."""
+        observation = self.reader.read(frame, t=t)
+        if not self.config.enabled:
+            return observation
+        if self.reader.moved:
+            self._quiet = 0
+            self._taken = False
+            self._still_dice = None
+            return observation
+        if self.reader.fresh and self._still_dice is not None:
+            # The gate's periodic full read (or a re-read while a hand's verdict
+            # settles) of an unchanged board: the still's reading stands if the
+            # frame shows the same dice as when it was taken.
+            if self._same(observation.dice, self._frame_dice):
+                return self.reader.replace_dice(self._still_dice)
+            self._taken = False
+            self._still_dice = None
+        self._quiet += 1
+        if (self._taken or self._quiet < self.config.settle_frames or not observation.dice
+                or observation.occluded or not observation.board_found):
+            return observation
+        self._taken = True
+        try:
+            still = self._take_still()
+        except CameraError as exc:
+            self.last_error = str(exc)
+            return observation
+        if still is None:
+            return observation
+        self.stills += 1
+        read = self.reader.read_dice_from(frame, still)
+        if read is None:
+            return observation
+        self._frame_dice = observation.dice
+        self._still_dice = read.dice
+        return read
+
+    def _same(self, dice: tuple[Die, ...], before: tuple[Die, ...]) -> bool:
+        """The same dice in the same places (values may differ: that is why the still)."""
+        if len(dice) != len(before):
+            return False
+        left = list(before)
+        for die in dice:
+            near = [d for d in left if math.dist(d.center, die.center) <= self.config.same_die]
+            if not near:
+                return False
+            left.remove(near[0])
+        return True
