@@ -1,14 +1,19 @@
 """Vision accuracy: the whole pipeline on rendered boards and on real photos.
 
-    .venv/bin/python bench/vision_accuracy.py [--n 1000] [--seed 1] [--jobs 2]
+    .venv/bin/python bench/vision_accuracy.py [--n 1000] [--seed 1] [--jobs 2] [--frame-only]
 
 Rendered boards (``vision.synth``, every style, the field's corners given as a
 calibration would give them): per-point count accuracy, whole-board exact
-rate on frames without hands, bar and borne-off accuracy, dice value
-accuracy, cocked-die recall and false-alarm rate, on-checker accuracy,
+rate on frames without hands, bar and borne-off accuracy, dice found (of
+every die in the truth, hidden ones included), dice value accuracy (of those
+found), false dice (dice reported where there is none, over clear frames),
+cocked-die recall and false-alarm rate, on-checker accuracy,
 occlusion recall and false alarms; the table is also split by board and
 checker style, and the styles named in HELD_OUT are reported apart (never
-look at them while tuning).  Real photos: the labelled board frames in
+look at them while tuning).  Dice are read as the live reader reads a
+settled throw (:mod:`vision.stills`): from a still of the same view at twice
+the size (the scene rendered again); ``--frame-only`` reads them from the
+1280x720 frame.  Real photos: the labelled board frames in
 ``shared/data/real-boards`` (the same measures) and the dice photos in
 ``shared/data/dice-photos/valid`` (value accuracy and detection recall).
 
@@ -33,9 +38,12 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.camera.base import Still
 from vision.observation import Corners, Die, Observation
 from vision.pipeline import BoardReader
 
+STILL_SCALE = 2.0
+"""Dice are read from a still this many times the frame's size (``--frame-only``: none)."""
 HELD_OUT = ("olive-felt", "cream-brown")
 """A board style and a checker style kept out of all tuning."""
 SHARED = Path(os.environ.get("BGREF_SHARED") or Path(__file__).resolve().parents[2] / "shared")
@@ -56,6 +64,7 @@ class Tally:
     dice_found: int = 0
     dice: int = 0
     dice_value_right: int = 0
+    dice_false: int = 0
     cocked_found: int = 0
     cocked: int = 0
     flat_called_cocked: int = 0
@@ -88,6 +97,7 @@ def score(seen: Observation, truth: Observation) -> Tally:
     if truth.off is not None:
         t.offs, t.off_right = 1, int(seen.off == truth.off)
     t.boards, t.boards_right = 1, int(right == 24 and seen.bar == truth.bar)
+    t.dice_false = sum(_nearest(die, truth.dice) is None for die in seen.dice)
     for die in truth.dice:
         t.dice += 1
         match = _nearest(die, seen.dice)
@@ -116,7 +126,7 @@ def _nearest(die: Die, dice: tuple[Die, ...], reach: float = 15.0) -> Die | None
     return best
 
 
-def run_render(seed: int) -> tuple[str, str, Tally]:
+def run_render(seed: int, still_scale: float = STILL_SCALE) -> tuple[str, str, Tally]:
     from vision.synth import random_scene, render
 
     cv2.setNumThreads(1)
@@ -124,10 +134,21 @@ def run_render(seed: int) -> tuple[str, str, Tally]:
     frame, truth = render(scene)
     corners = truth.observation.corners
     assert corners is not None
-    calibration = Calibration(corners, "manual", (frame.shape[1], frame.shape[0]),
-                              profile=scene.profile)
-    seen = BoardReader(calibration=calibration).read(frame)
+    height, width = frame.shape[:2]
+    calibration = Calibration(corners, "manual", (width, height), profile=scene.profile)
+    still = None
+    if still_scale > 1.0 and scene.dice:
+        # What the live reader does once dice settle (vision/stills.py): the same view
+        # captured at a higher resolution, the dice read from it.
+        big, _ = render(scene, (round(width * still_scale), round(height * still_scale)))
+        still = Still(big, (0, 0, width, height), (big.shape[1] / width, big.shape[0] / height),
+                      0.0)
+    seen = BoardReader(calibration=calibration).read(frame, still=still)
     return scene.style.board.name, scene.style.checkers.name, score(seen, truth.observation)
+
+
+def _run_frame_only(seed: int) -> tuple[str, str, Tally]:
+    return run_render(seed, 1.0)
 
 
 def real_boards() -> Tally:
@@ -182,13 +203,14 @@ def pct(a: int, b: int) -> str:
 
 
 def print_table(rows: dict[str, Tally]) -> None:
-    head = ("", "points", "boards", "bar", "off", "dice val", "cocked", "flat->cocked",
-            "on-checker", "hands", "false hand")
+    head = ("", "points", "boards", "bar", "off", "dice found", "dice val", "false dice",
+            "cocked", "flat->cocked", "on-checker", "hands", "false hand")
     print(f"{head[0]:<22}" + "".join(f"{h:>13}" for h in head[1:]))
     for name, t in rows.items():
         cells = (pct(t.points_right, t.points), pct(t.boards_right, t.boards),
                  pct(t.bar_right, t.bars), pct(t.off_right, t.offs),
-                 pct(t.dice_value_right, t.dice_found), pct(t.cocked_found, t.cocked),
+                 pct(t.dice_found, t.dice), pct(t.dice_value_right, t.dice_found),
+                 f"{t.dice_false}/{t.clear}", pct(t.cocked_found, t.cocked),
                  pct(t.flat_called_cocked, t.flat), pct(t.on_checker_right, t.dice_found),
                  pct(t.hands_found, t.hands), pct(t.clear_called_occluded, t.clear))
         print(f"{name:<22}" + "".join(f"{c:>13}" for c in cells))
@@ -199,10 +221,13 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--frame-only", action="store_true",
+                        help="read the dice from the 1280x720 frame, without the still")
     args = parser.parse_args()
     seeds = [args.seed * 1_000_000 + i for i in range(args.n)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(run_render, seeds, chunksize=4))
+        results = list(pool.map(_run_frame_only if args.frame_only else run_render, seeds,
+                                chunksize=4))
     rows: dict[str, Tally] = defaultdict(Tally)
     for board, checkers, tally in results:
         rows["all renders"].add(tally)
@@ -211,7 +236,9 @@ def main() -> int:
         rows[f"board {board}"].add(tally)
         rows[f"checkers {checkers}"].add(tally)
     rows["real boards (8)"] = real_boards()
-    print(f"{args.n} rendered frames (seed {args.seed}); held out: {', '.join(HELD_OUT)}\n")
+    source = "the frame" if args.frame_only else f"a {STILL_SCALE:g}x still"
+    print(f"{args.n} rendered frames (seed {args.seed}), dice read from {source}; "
+          f"held out: {', '.join(HELD_OUT)}\n")
     print_table(dict(rows))
     labelled, found, right, false = real_dice()
     print(f"\nreal dice photos (valid): {labelled} dice, recall {pct(found, labelled)}, "
