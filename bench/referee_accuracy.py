@@ -1,6 +1,6 @@
 """The referee on realistic streams: false calls, and planted faults caught, over whole games.
 
-    .venv/bin/python bench/referee_accuracy.py [--games 200] [--seed 0] [--jobs 1] [--fps 10]
+    .venv/bin/python bench/referee_accuracy.py [--games 200] [--seed 0] [--jobs 2] [--fps 10]
 
 Whole self-played games are staged as a camera over the table would see
 them (set-up, throws with the cup and tumbling dice, hands moving checkers,
@@ -114,7 +114,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games at least (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="first session seed")
-    parser.add_argument("--jobs", type=int, default=1, help="processes making streams")
+    parser.add_argument("--jobs", type=int, default=2,
+                        help="processes making streams (default 2: the machine's cores)")
     parser.add_argument("--fps", type=float, default=10.0, help="camera frames per second")
     parser.add_argument("--problems", type=int, default=40,
                         help="how many misses and false calls to list")

@@ -1,15 +1,18 @@
 """Film a staged session: render each distinct shot once, read every frame with the real pipeline.
 
-Rendering costs tens of milliseconds a frame and reading a changed frame
-about as much, so the camera is frugal where a real one is not: each
-distinct :class:`~.timeline.Shot` is rendered once (and a second time with
-fresh sensor noise added, so frames of a held state are not bit-identical),
-and the frames of a moment alternate between the two.  Every frame still
-goes through :class:`vision.pipeline.BoardReader` in stream mode, with the
-field's true corners as a calibration would give them: its motion gate skips
-unchanged frames and re-reads one now and then, exactly as live, so the
-observations carry the vision's real errors (a misread that sticks until the
-next full read, a hand the occlusion stage missed, a cocked die read flat).
+Rendering costs about 50 CPU milliseconds a frame and reading a changed frame
+about 35, so the camera is frugal where a real one is not: each distinct
+:class:`~.timeline.Shot` is rendered once, and its frames alternate between
+that rendering and the same picture with sensor noise added (a noise field
+drawn once per camera and shifted for each shot, so frames of a held state
+are not bit-identical and no two shots share their noise).  Every frame still
+goes through :class:`vision.pipeline.BoardReader` in stream mode with the
+vision's default settings, exactly as live, and with the field's true corners
+as a calibration would give them: its motion gate skips unchanged frames,
+re-reads an occluded one a few times and re-reads a still board now and
+then, so the observations carry the vision's real errors (a misread that
+sticks until the next full read, a hand the occlusion stage missed, a cocked
+die read flat).
 
 The output is the ``bgref referee --replay`` format: one JSON object a line,
 observations (the schema-1 object with ``t``) and button presses in time
@@ -32,87 +35,66 @@ import numpy.typing as npt
 from controller.simulation.table import Table
 from controller.simulation.timeline import Moment, Press, Shot
 from vision.calibration import Calibration
-from vision.camera.base import Still
-from vision.config import VisionConfig
-from vision.motion import MotionConfig
-from vision.observation import Observation
 from vision.pipeline import BoardReader
 from vision.synth.render import render
 
 Image = npt.NDArray[np.uint8]
 SENSOR_NOISE = 1.5
-"""Grey levels of the extra noise on a shot's second rendering."""
+"""Grey levels (standard deviation) of the sensor noise on a shot's second frame."""
+NOISE_MARGIN = 64
+"""Pixels the noise field is larger than a frame each way; each shot takes a window of it
+at a random offset (drawing 2.8 million normal numbers per shot cost a fifth of filming)."""
 
 
 @dataclass
 class FilmStats:
-    """What filming cost."""
+    """What filming cost (CPU seconds of this process)."""
 
     frames: int = 0
     renders: int = 0
+    reads: int = 0
+    """Frames the pipeline read in full (the rest its motion gate answered from the last)."""
     render_seconds: float = 0.0
     read_seconds: float = 0.0
-
-
-class ReleasingReader(BoardReader):
-    """The stream reader with its motion gate kept off occluded observations.
-
-    ``BoardReader`` in stream mode repeats its last observation for frames the
-    motion gate finds unchanged.  When that observation is *occluded* (the
-    occlusion tracker holds "occluded" until ``release_frames`` clear frames
-    have been read after a hand), the frames of the now clear, still board are
-    never read, the tracker never sees its second clear frame, and the board
-    stays "occluded" until the gate's ``max_skipped`` re-read: 3 s at 10
-    frames a second after every hand (``bench/README.md`` has the reproducer).
-    This subclass reads every frame while the last observation is occluded:
-    the one-line change proposed for :meth:`BoardReader.read`.  It changes
-    nothing once the pipeline does that itself.
-    """
-
-    def read(self, frame: Image, *, t: float | None = None,
-             still: Still | None = None) -> Observation:
-        last = self._last
-        if self.stream and last is not None and last.occluded:
-            self._gate.changed(frame)  # keep the gate's reference frame current
-            observation = self._read(frame, t, still)
-            self._last = observation
-            return observation
-        return super().read(frame, t=t, still=still)
-
-
-DIE_GATE = MotionConfig(changed_share=0.0001)
-"""A motion gate that notices a die.  The default gate wants 0.2 % of its 160-pixel-wide
-thumbnail changed (29 pixels); two dice coming to rest change about a dozen, so a throw
-onto a still board is not read until the gate's ``max_skipped`` re-read, 3 s later at 10
-frames a second.  0.01 % (two thumbnail pixels) still ignores sensor noise, which the
-thumbnail averages away."""
 
 
 class Camera:
     """Renders shots (remembering the last few) and reads frames through one BoardReader."""
 
-    def __init__(self, table: Table, seed: int, keep: int = 6, *, as_is: bool = False) -> None:
-        """``as_is``: read with :class:`BoardReader` and the vision's default settings
-        rather than :class:`ReleasingReader` and :data:`DIE_GATE`."""
+    def __init__(self, table: Table, seed: int, keep: int = 6) -> None:
         self.table = table
-        self.as_is = as_is
         self.noise = np.random.default_rng([seed, 17])
+        self._field: tuple[Image, Image] | None = None
         self._shots: OrderedDict[Shot, tuple[tuple[Image, Image], dict[str, Any]]] = \
             OrderedDict()
         self._keep = keep
         self.reader: BoardReader | None = None
         self.stats = FilmStats()
 
+    def _noisy(self, frame: Image) -> Image:
+        """``frame`` with sensor noise: a window of the camera's noise field at a random
+        offset, added and subtracted with saturation (as ``clip(frame + noise)``)."""
+        height, width = frame.shape[:2]
+        if self._field is None or self._field[0].shape[:2] != (height + 2 * NOISE_MARGIN,
+                                                                width + 2 * NOISE_MARGIN):
+            shape = (height + 2 * NOISE_MARGIN, width + 2 * NOISE_MARGIN, *frame.shape[2:])
+            levels = self.noise.normal(0.0, SENSOR_NOISE, shape).astype(np.int16)
+            self._field = (np.clip(levels, 0, 255).astype(np.uint8),
+                           np.clip(-levels, 0, 255).astype(np.uint8))
+        dy, dx = (int(v) for v in self.noise.integers(0, 2 * NOISE_MARGIN + 1, 2))
+        up, down = (np.ascontiguousarray(f[dy:dy + height, dx:dx + width])
+                    for f in self._field)
+        return np.asarray(cv2.subtract(cv2.add(frame, up), down), dtype=np.uint8)
+
     def take(self, shot: Shot) -> tuple[tuple[Image, Image], dict[str, Any]]:
         """The shot's two frames and what they truly show."""
         if shot in self._shots:
             self._shots.move_to_end(shot)
             return self._shots[shot]
-        start = time.perf_counter()
+        start = time.process_time()
         frame, truth = render(self.table.scene(shot))
-        noise = self.noise.normal(0.0, SENSOR_NOISE, frame.shape).astype(np.int16)
-        second = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
-        self.stats.render_seconds += time.perf_counter() - start
+        second = self._noisy(frame)
+        self.stats.render_seconds += time.process_time() - start
         self.stats.renders += 1
         if self.reader is None:
             corners = truth.observation.corners
@@ -120,11 +102,7 @@ class Camera:
             height, width = frame.shape[:2]
             calibration = Calibration(corners, "manual", (width, height),
                                       profile=self.table.base.profile)
-            if self.as_is:
-                self.reader = BoardReader(calibration=calibration, stream=True)
-            else:
-                self.reader = ReleasingReader(VisionConfig(motion=DIE_GATE),
-                                              calibration=calibration, stream=True)
+            self.reader = BoardReader(calibration=calibration, stream=True)
         seen = truth.observation.to_json()
         label = {"points": [[c["light"], c["dark"]] for c in seen["points"]],
                  "bar": [seen["bar"]["light"], seen["bar"]["dark"]],
@@ -140,23 +118,24 @@ class Camera:
 
     def read(self, frame: Image, t: float) -> dict[str, Any]:
         assert self.reader is not None
-        start = time.perf_counter()
+        start = time.process_time()
         observation = self.reader.read(frame, t=t)
-        self.stats.read_seconds += time.perf_counter() - start
+        self.stats.read_seconds += time.process_time() - start
         self.stats.frames += 1
+        self.stats.reads += int(self.reader.fresh)
         return observation.to_json()
 
 
 def film(table: Table, seed: int, moments: list[Moment], presses: list[Press], fps: float,
-         labels: list[dict[str, Any]] | None = None, stats: FilmStats | None = None, *,
-         as_is: bool = False) -> Iterator[dict[str, Any]]:
+         labels: list[dict[str, Any]] | None = None,
+         stats: FilmStats | None = None) -> Iterator[dict[str, Any]]:
     """The replay lines of a session, in time order.
 
     ``labels``, when given, receives one entry per moment: its start, length,
     what happens and what the frame truly shows.  ``stats`` is filled in.
     """
     cv2.setNumThreads(1)
-    camera = Camera(table, seed, as_is=as_is)
+    camera = Camera(table, seed)
     pending = sorted(presses, key=lambda p: p.t)
     index = 0
     frame_no = 0

@@ -1,6 +1,6 @@
 """Streams on disk: made once per seed and code version, in parallel, reused after.
 
-A stream costs about a minute of rendering and reading per game, so streams
+A stream costs about 35 CPU seconds of rendering and reading a game, so streams
 are cached under ``.cache/referee-streams/`` (ignored by git), in a folder
 named by a hash of the code that makes them (the vision package, the rules
 and game engines, this package) and of the direction: changing any of those
@@ -68,7 +68,9 @@ class StreamFiles:
     moments: Path
     frames: int = 0
     renders: int = 0
+    reads: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     def load_truth(self) -> Truth:
         return Truth.from_json(json.loads(self.truth.read_text()))
@@ -102,15 +104,14 @@ def make_stream(seed: int, direction: Direction, folder: Path | None = None) -> 
     if files.lines.exists() and files.truth.exists() and files.moments.exists():
         return files
     files.lines.parent.mkdir(parents=True, exist_ok=True)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     director = Director(seed, direction)
     moments, presses, truth = director.run()
     labels: list[dict[str, Any]] = []
     stats = FilmStats()
     tmp = files.lines.with_suffix(f".tmp{os.getpid()}")
     with gzip.open(tmp, "wt", compresslevel=5) as handle:
-        for line in film(director.table, seed, moments, presses, direction.fps, labels, stats,
-                         as_is=direction.as_is):
+        for line in film(director.table, seed, moments, presses, direction.fps, labels, stats):
             handle.write(json.dumps(line, separators=(",", ":")) + "\n")
     moments_tmp = files.moments.with_suffix(f".tmp{os.getpid()}")
     with gzip.open(moments_tmp, "wt", compresslevel=5) as handle:
@@ -121,7 +122,8 @@ def make_stream(seed: int, direction: Direction, folder: Path | None = None) -> 
     os.replace(moments_tmp, files.moments)
     os.replace(truth_tmp, files.truth)
     return dataclasses.replace(files, frames=stats.frames, renders=stats.renders,
-                               seconds=time.perf_counter() - start)
+                               reads=stats.reads, seconds=time.perf_counter() - start,
+                               cpu_seconds=time.process_time() - cpu)
 
 
 def make_perfect_stream(seed: int, direction: Direction, folder: Path) -> StreamFiles:
@@ -182,7 +184,8 @@ def make_streams(seeds: Iterable[int], direction_of: Any, jobs: int = 1,
         for files in results:
             out[files.seed] = files
             if progress and files.renders:
-                print(f"  stream {files.seed}: {files.renders} renders, {files.frames} frames, "
+                print(f"  stream {files.seed}: {files.renders} renders, {files.frames} frames "
+                      f"({files.reads} read in full), {files.cpu_seconds:.0f} CPU s, "
                       f"{files.seconds:.0f} s ({len(out)}/{len(work)})", file=sys.stderr,
                       flush=True)
     finally:

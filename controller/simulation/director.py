@@ -72,9 +72,6 @@ class Direction:
     """How often each thing happens (per turn unless stated)."""
 
     fps: float = 10.0
-    as_is: bool = False
-    """Film with the pipeline's own stream reader and default settings (see
-    ``camera.ReleasingReader`` and ``camera.DIE_GATE`` for what the default films with)."""
     mode: Literal["strict", "players"] = "players"
     match_length: int = 0
     """0: one money game."""
