@@ -21,9 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.checker import CheckerTestConfig, on_checker
-from vision.dice.detect import DetectConfig, find_dice
+from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends
 from vision.dice.faces import Face, FaceConfig
-from vision.dice.pips import PipConfig
+from vision.dice.pips import PipConfig, find_pips
 from vision.dice.pose import PoseConfig, assess
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
@@ -64,6 +64,11 @@ class BoardDiceConfig:
     """Report a lone pip on the bar as a die showing one.  Off by default:
     the bar's hinges and screws are lone round blobs on an even surface, and
     a die lying on the bar is rare (a cocked die leaning on it shows more)."""
+    row_window: float = 2.0
+    """Half-width, in die edges, of the window a two or three is looked at again in
+    when its row of pips would go on past its own window's edge (the next pip in
+    line lies at most 1.2 die edges from the face's centre, and its ring a little
+    farther)."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -109,11 +114,14 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
         local_nadir = ((nadir[0] - origin[0]) * rect_w, (nadir[1] - origin[1]) * rect_h)
         detect = replace(config.detect, polarities=tuple(
             p for p in config.detect.polarities if p in window.polarities))
-        for face in find_dice(gray, detect, local_nadir):
+        for face in find_dice(gray, detect, local_nadir, config.die_pixels):
             u = origin[0] + face.center[0] / rect_w
             v = origin[1] + face.center[1] / rect_h
             if not window.holds(u, v):
                 continue  # a die cut by the window's edge: its own window reads it
+            if _row_goes_on_outside(face, gray.shape, origin, source, source_map,
+                                    (rect_w, rect_h), config):
+                continue
             die = _board_die(face, gray, (u, v), field_map, profile, checker_mask, config,
                              local_nadir, rect_w)
             if die is not None:
@@ -145,6 +153,29 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
     return BoardDie(die, (u, v), pose.reasons)
+
+
+def _row_goes_on_outside(face: Face, shape: tuple[int, ...], origin: tuple[float, float],
+                         source: Image, source_map: FieldMap, size: tuple[int, int],
+                         config: BoardDiceConfig) -> bool:
+    """For a two or three whose row of pips would go on past the window's edge (where
+    no pip could be found): does it, in a window around the face wide enough to
+    hold the row's next pips?  The three screws of a bar hinge, one of them just
+    outside the window a single proposed screw opens, read as a two otherwise."""
+    ends = row_ends(face)
+    room = 1.2 * face.pip_size + 3.0  # a pip's ring must fit in the image to be found
+    height, width = shape[:2]
+    if all(room <= x <= width - 1 - room and room <= y <= height - 1 - room for x, y in ends):
+        return False  # the window's own pips were enough (find_dice tested them)
+    rect_w, rect_h = size
+    half = config.row_window * config.die_pixels
+    cu, cv = origin[0] + face.center[0] / rect_w, origin[1] + face.center[1] / rect_h
+    du, dv = half / rect_w, half / rect_h
+    wide = Window((cu - du, cv - dv), (cu + du, cv + dv), (cu, cv), (cu, cv), (face.polarity,))
+    gray, wide_origin = _window_image(source, source_map, wide, size)
+    shift = ((origin[0] - wide_origin[0]) * rect_w, (origin[1] - wide_origin[1]) * rect_h)
+    pips = find_pips(gray, face.polarity, config.detect.pips)
+    return in_row(face, pips, config.detect, shift)
 
 
 def _window_image(source: Image, source_map: FieldMap, window: Window,

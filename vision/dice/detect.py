@@ -45,18 +45,34 @@ class DetectConfig:
     overlap: float = 0.5
     """Faces of opposite polarity closer than this many die edges are one
     die: the one with more pips is kept."""
+    row_tolerance: float = 0.2
+    """A two or three whose line goes on, an alike pip one pitch past either end
+    (within this fraction of the pitch), is a row of marks, not a die: the three
+    screws of a bar hinge read as a two (renders: 96 of 102 false dice).  A die's
+    next pip in line would lie 0.4 die edges past its corner, where only a die
+    touching it corner to corner could put one."""
+    row_size_ratio: float = 1.5
+    """The pip going on a row is at most this much bigger or smaller than the
+    face's (screws of one hinge are alike)."""
 
 
 def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
-              nadir: Pixel | None = None) -> list[Face]:
-    """The top face of every die in the image, most pips first."""
+              nadir: Pixel | None = None, die_pixels: float | None = None) -> list[Face]:
+    """The top face of every die in the image, most pips first.
+
+    ``die_pixels``: the die edge when the caller knows it (the board stage reads
+    dice at a known scale); the face is then checked for stray marks at that
+    size rather than the one its pips suggest (a one's pip, blurred, makes its
+    die look a third bigger, and the check then reached past the die's edge).
+    """
     faces: list[Face] = []
     found = {polarity: find_pips(gray, polarity, config.pips) for polarity in config.polarities}
     for polarity, candidates in found.items():
         others = [p for other, ps in found.items() if other != polarity for p in ps]
         pips = [p for p in candidates if not _holds(p, others)]
         faces.extend(f for f in find_faces(pips, polarity, config.faces, nadir)
-                     if _plausible(f, config) and clean_face(gray, f, config))
+                     if _plausible(f, config) and not in_row(f, pips, config)
+                     and clean_face(gray, f, config, die_pixels))
     return _one_per_die(faces, config)
 
 
@@ -67,15 +83,18 @@ def face_box(face: Face) -> Box:
     return (face.center[0] - half, face.center[1] - half, face.die_size, face.die_size)
 
 
-def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig()) -> bool:
+def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig(),
+               die_pixels: float | None = None) -> bool:
     """True when the face around the pips is even: no pip-dark marks left in
     a disc around the face's centre once the pips themselves are masked out.
 
     The disc reaches just past the outermost pips (and ``clean_reach`` die
-    edges at least): a disc, since the die may be turned any way.
+    edges at least, of ``die_pixels`` when given, else of the face's estimate):
+    a disc, since the die may be turned any way.
     """
     spread = max(math.dist(face.center, (p.x, p.y)) + 0.5 * p.major + 1.0 for p in face.pips)
-    reach = max(config.clean_reach * face.die_size, spread)
+    size = face.die_size if die_pixels is None else die_pixels
+    reach = max(config.clean_reach * size, spread)
     h, w = gray.shape
     cx, cy = face.center
     x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
@@ -106,6 +125,46 @@ def _plausible(face: Face, config: DetectConfig) -> bool:
         return True
     pip = face.pips[0]
     return pip.roundness >= config.lone_min_roundness and pip.ratio >= config.lone_min_ratio
+
+
+def row_ends(face: Face) -> list[Pixel]:
+    """Where a row of marks read as this two or three would go on: one pitch past
+    either end pip (none for other faces)."""
+    if face.value not in (2, 3):
+        return []
+    xs = np.array([(p.x, p.y) for p in face.pips], dtype=np.float64)
+    centre = xs.mean(axis=0)
+    offsets = xs - centre
+    far = int(np.argmax(np.hypot(offsets[:, 0], offsets[:, 1])))
+    axis = offsets[far]
+    along = offsets @ axis
+    first, last = xs[int(np.argmin(along))], xs[int(np.argmax(along))]
+    step = (last - first) / (face.value - 1)
+    return [(float(x), float(y)) for x, y in (last + step, first - step)]
+
+
+def in_row(face: Face, pips: list[Pip], config: DetectConfig = DetectConfig(),
+           shift: Pixel = (0.0, 0.0)) -> bool:
+    """True when the line of a two or three goes on: an alike pip (not the face's)
+    one pitch past either end pip.  ``shift``: where the face's pixel (0, 0) lies in
+    the pixels of ``pips``."""
+    ends = row_ends(face)
+    if not ends:
+        return False
+    pitch = math.dist(ends[0], ends[1]) / (face.value + 1)  # the ends are a pitch past
+    reach = config.row_tolerance * pitch
+    size = face.pip_size
+    members = {(p.x + shift[0], p.y + shift[1]) for p in face.pips}
+    for x, y in ends:
+        target = (x + shift[0], y + shift[1])
+        for pip in pips:
+            if any(math.dist(pip.x_y, m) < 0.5 * pip.diameter for m in members):
+                continue
+            if max(pip.major, size) > config.row_size_ratio * min(pip.major, size):
+                continue
+            if math.dist(pip.x_y, target) <= reach:
+                return True
+    return False
 
 
 def _holds(pip: Pip, others: list[Pip]) -> bool:

@@ -76,6 +76,11 @@ class Pip:
     """4 pi area / perimeter^2 of the outline (1 for a perfect disc)."""
 
     @property
+    def x_y(self) -> tuple[float, float]:
+        """The centre (x, y)."""
+        return self.x, self.y
+
+    @property
     def ratio(self) -> float:
         """Minor over major axis: 1 for a pip seen square-on."""
         return self.minor / self.major if self.major > 0 else 0.0

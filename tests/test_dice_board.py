@@ -1,0 +1,79 @@
+"""The board stage's dice on rendered and drawn boards: no dice where there are none
+(bar hinges, rows of marks), every die found (ones next to dark edges)."""
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_dice import FULL, draw_die
+from vision.dice.board import BoardDiceConfig, read_board_dice
+from vision.dice.detect import DetectConfig, in_row, row_ends
+from vision.dice.faces import layout_face
+from vision.dice.pips import Pip
+from vision.profile import TOURNAMENT
+from vision.rectify import FieldMap
+from vision.synth.generate import random_scene, style_of
+from vision.synth.render import render
+from vision.synth.styles import by_name
+
+
+def pip(x: float, y: float, size: float = 8.0) -> Pip:
+    return Pip(x, y, size, size, size, 0.0, 120.0, 230.0)
+
+
+def test_a_two_whose_line_goes_on_is_a_row_of_marks() -> None:
+    two = layout_face([pip(100.0, 100.0), pip(120.0, 120.0)], "dark")
+    assert two is not None
+    ends = sorted(row_ends(two))
+    assert ends[0] == pytest.approx((80.0, 80.0)) and ends[1] == pytest.approx((140.0, 140.0))
+    assert in_row(two, [*two.pips, pip(141.0, 139.0)])
+    assert in_row(two, [*two.pips, pip(79.0, 81.0)])
+    # off the line, a pitch and a half away, or much smaller: a die's neighbour
+    assert not in_row(two, [*two.pips, pip(140.0, 100.0)])
+    assert not in_row(two, [*two.pips, pip(150.0, 150.0)])
+    assert not in_row(two, [*two.pips, pip(140.0, 140.0, size=3.0)])
+    # the other pips given in a window whose pixel (0, 0) is the face's (-30, -30)
+    assert in_row(two, [pip(170.0, 170.0)], DetectConfig(), shift=(30.0, 30.0))
+    four = layout_face([pip(100.0, 100.0), pip(120.0, 100.0), pip(100.0, 120.0),
+                        pip(120.0, 120.0)], "dark")
+    assert four is not None and row_ends(four) == [] and not in_row(four, [pip(140.0, 140.0)])
+
+
+@pytest.mark.parametrize("seed", [13, 15, 22, 32])
+def test_rendered_boards_with_hinges_and_no_dice_show_none(seed: int) -> None:
+    # before rows of marks were told from twos, each of these read a hinge as a two
+    rng = np.random.default_rng(seed)
+    boards = ("maple-walnut", "green-felt", "tan-leather", "burgundy-leather")
+    style = style_of(by_name(boards[seed % 4]), by_name("white-black"),  # type: ignore[arg-type]
+                     by_name("white"))  # type: ignore[arg-type]
+    scene = random_scene(rng, style=style, dice=0, hands=0, cube=False)
+    frame, truth = render(scene)
+    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
+    assert truth.observation.corners is not None
+    field_map = FieldMap.from_corners(truth.observation.corners)
+    config = BoardDiceConfig(die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
+    for kwargs in ({}, {"hires": big, "scale": 2.0}):
+        dice = read_board_dice(frame, field_map, scene.profile, config=config,
+                               **kwargs)  # type: ignore[arg-type]
+        assert dice == (), kwargs
+
+
+def test_a_one_beside_a_dark_edge_is_found() -> None:
+    # a one's pip is a quarter of the die, blurred a third: the die the pip alone
+    # suggests is bigger than the die, and its face check reached the dark point
+    image = np.full((600 * 8, 640 * 8, 3), (200, 225, 235), np.uint8)
+    cv2.rectangle(image, (0, 0), (round(150 * 8 + 10.5 * 8), 600 * 8), (30, 30, 40), -1)
+    draw_die(image, 2, (400.0, 300.0), 20, angle=0.0, body=(235, 235, 235), pip=(20, 20, 20))
+    c = np.array([150.0, 300.0]) * 8
+    h = 10.0 * 8
+    cv2.rectangle(image, (round(c[0] - h), round(c[1] - h)), (round(c[0] + h), round(c[1] + h)),
+                  (235, 235, 235), -1)
+    cv2.circle(image, (round(c[0]), round(c[1])), round(0.13 * 20 * 8), (20, 20, 20), -1)
+    small = cv2.resize(image, (640, 600), interpolation=cv2.INTER_AREA)
+    small = np.asarray(cv2.GaussianBlur(small, (0, 0), 0.8), np.uint8)
+    dice = read_board_dice(small, FULL, TOURNAMENT)
+    assert sorted(d.value for d in dice) == [1, 2]
+    one = next(d for d in dice if d.value == 1)
+    assert math.dist(one.center, (150.0, 300.0)) < 4
