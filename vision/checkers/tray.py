@@ -69,6 +69,15 @@ class TrayConfig:
     """A block shorter than this many periods is the tray's wall or shadow."""
     lightness: float = 128.0
     """A block alone is light when its Lab lightness is at least this."""
+    step: float = 10.0
+    """Least change of colour (Lab, lightness halved) at a block's far edge, for a block the
+    colour and stripe tests missed (white checkers on a beige floor differ from it by less
+    than ``colour``, but end in a sharp edge; a lamp's gradient along the floor changes
+    less than 3 over a checker's thickness).  On the tune renders 10-18 all read the same;
+    0 turns the edge search off."""
+    step_window: float = 1.0
+    """Rows compared either side of a block's edge, in checker thicknesses (a block's own
+    stripes average out over one)."""
     board_tolerance: int = 2
     """A block within this many of what the board leaves off a side is that many (see
     :func:`.totals.consistent_off`: the board is read more surely)."""
@@ -82,12 +91,22 @@ def read_off(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
     tray = tray_image(frame, field_map, profile, config.width)
     if tray is None:
         return None
+    return read_tray(tray, profile, model=model, config=config)
+
+
+def read_tray(tray: Image, profile: BoardProfile, *, model: ColourModel | None = None,
+              config: TrayConfig | None = None) -> Counts:
+    """The borne-off checkers in a tray image warped upright (see :func:`tray_image`)."""
+    config = config or TrayConfig()
     height = tray.shape[0]
     radius = 0.5 * profile.point_width * profile.checker_diameter * config.width
     rows_lab, stripes, floor = _rows(tray, config)
     marked = _checker_rows(rows_lab, stripes, floor, height, config)
     bottom = _run(marked[::-1], config.gap)
     top = _run(marked, config.gap)
+    window = max(round(2.0 * radius * config.thickness * config.step_window), 3)
+    bottom = _step_block(rows_lab[::-1], height, window, bottom, config)
+    top = _step_block(rows_lab, height, window, top, config)
     gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY).astype(np.float64)
     middle = gray[:, int(tray.shape[1] * (0.5 - config.band / 2)):
                   int(tray.shape[1] * (0.5 + config.band / 2)) + 1].mean(axis=1)
@@ -101,6 +120,35 @@ def read_off(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
     if light_bottom:
         return Counts(n_bottom, n_top)
     return Counts(n_top, n_bottom)
+
+
+def _step_block(rows: Floats, height: int, window: int, run: int, config: TrayConfig) -> int:
+    """The length of the block at the start of ``rows`` (Lab per row, from the tray's end)
+    when the colour test found none (``run`` shorter than ``window``): the row with the
+    sharpest change of colour between the ``window`` rows before and after it, when the
+    change is at least ``config.step`` and the rows before differ from those after as
+    much.  A lamp's gradient along the tray changes the floor only slowly; a block's far
+    edge is sharp, however near the checkers' colour is to the floor's."""
+    if run >= window or config.step <= 0.0:
+        return run
+    weights = np.array([0.5, 1.0, 1.0])
+    limit = int(config.floor[0] * height)
+    if limit <= 2 * window:
+        return run
+    cum = np.vstack([np.zeros((1, 3)), np.cumsum(rows * weights, axis=0)])
+    ends = np.arange(window, limit)
+    before = (cum[ends] - cum[ends - window]) / window
+    after = (cum[ends + window] - cum[ends]) / window
+    steps = np.linalg.norm(before - after, axis=1)
+    best = int(np.argmax(steps))
+    if steps[best] < config.step:
+        return run
+    length = int(ends[best])
+    block = np.median(rows[:length] * weights, axis=0)
+    beyond = np.median(rows[length:limit] * weights, axis=0)
+    if float(np.linalg.norm(block - beyond)) < config.step:
+        return run
+    return length
 
 
 def _checkers(length: int, pitch: float, config: TrayConfig) -> int:

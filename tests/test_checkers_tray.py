@@ -1,0 +1,65 @@
+"""The tray's blocks found by their far edge when their colour is near the floor's."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from vision.checkers.tray import TrayConfig, read_tray
+from vision.observation import Counts
+from vision.profile import TOURNAMENT, TrayProfile
+
+PROFILE = replace(TOURNAMENT, tray=TrayProfile("right"))
+WIDTH = 640
+
+
+def _tray(light: int, dark: int, block_bgr: tuple[int, int, int],
+          gradient: float = 0.0) -> npt.NDArray[np.uint8]:
+    """A tray image warped upright: a beige floor (brighter towards the top by
+    ``gradient`` grey levels over its length), ``light`` slabs from the bottom end and
+    ``dark`` dark grey ones from the top, each a checker's typical thickness, with no
+    stripes to measure it by."""
+    _, height = PROFILE.rectified_size(WIDTH)
+    width = max(round(0.095 * WIDTH), 8)
+    radius = 0.5 * PROFILE.point_width * PROFILE.checker_diameter * WIDTH
+    pitch = 2.0 * radius * TrayConfig().thickness
+    rng = np.random.default_rng(3)
+    floor = np.array([120.0, 165.0, 185.0])
+    ramp = np.linspace(gradient, 0.0, height)[:, None, None]
+    image = np.broadcast_to(floor, (height, width, 3)) + ramp
+    x0, x1 = round(0.1 * width), round(0.9 * width)
+    for n, colour, from_bottom in ((light, block_bgr, True), (dark, (60, 60, 60), False)):
+        for k in range(n):
+            a, b = round(2 + k * pitch), round(2 + (k + 1) * pitch)
+            rows = slice(height - b, height - a) if from_bottom else slice(a, b)
+            image[rows, x0:x1] = colour
+    image = image + rng.normal(0.0, 1.5, image.shape)
+    return np.asarray(cv2.GaussianBlur(np.clip(image, 0, 255).astype(np.uint8), (3, 3), 0),
+                      dtype=np.uint8)
+
+
+@pytest.mark.parametrize("light", [3, 10, 14])
+def test_a_block_near_the_floors_colour_is_found_by_its_edge(light: int) -> None:
+    """Light slabs a little greyer than the beige floor (under the colour threshold, the
+    stripes too faint): the colour test alone finds no block, the edge search the
+    whole one."""
+    block = (150, 170, 175)
+    image = _tray(light, 0, block)
+    assert read_tray(image, PROFILE) == Counts(light, 0)
+    assert read_tray(image, PROFILE, config=TrayConfig(step=0.0)) == Counts(0, 0)
+
+
+def test_a_lamps_gradient_along_an_empty_tray_is_no_block() -> None:
+    """The floor brightening by 40 grey levels along the tray: no block at either end."""
+    assert read_tray(_tray(0, 0, (0, 0, 0), gradient=40.0), PROFILE) == Counts(0, 0)
+
+
+def test_the_edge_search_leaves_a_block_the_colour_test_found() -> None:
+    """A near-floor light block at the bottom, a dark one at the top: the edge search
+    adds the light block and leaves the dark one as the colour test read it."""
+    image = _tray(7, 5, (150, 170, 175))
+    alone = read_tray(image, PROFILE, config=TrayConfig(step=0.0))
+    assert alone.light == 0 and alone.dark > 0
+    assert read_tray(image, PROFILE) == Counts(7, alone.dark)
