@@ -13,13 +13,23 @@ it (the nadir), up to two fifths of a die edge wide.  So the body may be
 longer toward the nadir, and only toward it, by what perspective allows
 there (:func:`perspective_reach`), and the side faces found by their pips
 (:mod:`.sides`) must be turned toward the nadir and no wider than that.
+How wide that is depends on the lens height, which the calibration gives
+(:mod:`.viewpoint`); without it the configured lower bound serves.
 Each cue is one threshold here; any one of them failing calls the die
 cocked.
+
+The cues that tell a die tilted 12-20 degrees (the usual lean on a checker
+or the rail) need pips several pixels across in the captured image: the top
+face's pips are then round within a few per cent when the die is flat
+(``cos(tilt)`` when it is not), and a side face's pips show where a flat
+die shows none.  Dice at least ``fine_die_pixels`` wide in the image they
+are read from (the high-resolution capture) get the ``fine_*`` thresholds;
+smaller ones, whose pips blur into a few pixels, the lenient ones.
 """
 
 import math
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -28,7 +38,9 @@ import numpy.typing as npt
 from vision.dice.faces import Face
 from vision.dice.pips import Gray, Pip
 from vision.dice.sides import SideConfig, side_faces, side_pips
-from vision.errors import ConfigError
+from vision.dice.viewpoint import ViewpointConfig, viewpoint
+from vision.errors import CalibrationError, ConfigError
+from vision.rectify import FieldMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +48,32 @@ class PoseConfig:
     """Thresholds of the flat test, all in the rectified field image."""
 
     min_pip_ratio: float = 0.68
-    """Least median minor/major ratio of the top face's pips (1 = round)."""
+    """Least median minor/major ratio of the top face's pips (1 = round), for
+    dice read from fewer than ``fine_die_pixels``: their pips are a few pixels
+    across, blurred round or squashed by a pixel either way."""
+    fine_die_pixels: float = 36.0
+    """Dice at least this many pixels wide in the image they are read from get
+    the ``fine_*`` thresholds.  The high-resolution capture (twice the frame)
+    shows the benchmark's dice 40-60 pixels wide, the frame 20-30."""
+    fine_pip_ratio: float = 0.86
+    """``min_pip_ratio`` for dice read at ``fine_die_pixels`` or more.  A flat
+    die's pips are round in the rectified field (its top face is parallel to
+    the board): on renders read from the 2x capture 1 % of flat dice measure
+    below 0.88, 5 % below 0.91; a die tilted ``t`` squashes them to about
+    ``cos(t)`` (0.88 median for tilts of 12-35 degrees)."""
+    fine_squareness: float = 0.85
+    """``min_squareness`` for dice read at ``fine_die_pixels`` or more: flat
+    fours, fives and sixes measure above 0.86 on renders from the 2x capture
+    (the six's two steps are the least alike)."""
+    fine_band_margin: float = 0.1
+    """``band_margin`` for dice read at ``fine_die_pixels`` or more, whose side
+    pips are placed to a pixel or two of 40."""
+    fine_away_min_pips: int = 1
+    """``away_min_pips`` for dice read at ``fine_die_pixels`` or more: a single
+    sliver on a side no flat die shows is enough once the pips are sharp (on
+    renders from the 2x capture 1 flat die in 236 showed one)."""
+    viewpoint: ViewpointConfig = field(default_factory=ViewpointConfig)
+    """The camera's intrinsics, to recover its height from the calibration."""
     spacing_tolerance: float = 0.45
     """Largest relative error of the pip spacing against a flat die's.  Dice
     of 12-17 mm lie on fields of 450-540 mm, so a die's edge varies by a
@@ -44,7 +81,8 @@ class PoseConfig:
     calls small flat dice cocked (on renders as many flat as cocked dice
     failed it at 0.3)."""
     min_squareness: float = 0.75
-    """Least ratio of the face's two grid steps (fours, fives and sixes)."""
+    """Least ratio of the face's two grid steps (fours, fives and sixes), for dice
+    read from fewer than ``fine_die_pixels``."""
     die_per_spacing: float = 3.8
     """Die edge over pip spacing (as in the face finder)."""
     min_body_fill: float = 0.72
@@ -66,7 +104,8 @@ class PoseConfig:
     shows at most its top and one side face, about 1.5 edges)."""
     camera_height: float = 1.3
     """The lowest camera height the perspective allowance assumes, in field
-    widths (70 cm above a 54 cm field).  A flat die away from the point
+    widths (70 cm above a 54 cm field), when the calibration does not give
+    it (:mod:`.viewpoint`).  A flat die away from the point
     below the camera shows the side faces turned toward that point, a band
     ``die * distance / (height - die)`` wide: the body may reach that much
     farther toward the nadir, and only toward it."""
@@ -108,6 +147,11 @@ class PoseConfig:
                               "away_min_pips at least 1")
         if not 0.0 < self.nadir_cone <= 90.0:
             raise ConfigError(f"dice pose: nadir_cone 0-90 degrees, not {self.nadir_cone}")
+        if self.fine_band_margin < 0.0 or self.fine_away_min_pips < 1:
+            raise ConfigError("dice pose: fine_band_margin at least 0, fine_away_min_pips "
+                              "at least 1")
+        if not (0.0 <= self.fine_pip_ratio <= 1.0 and 0.0 <= self.fine_squareness <= 1.0):
+            raise ConfigError("dice pose: fine_pip_ratio and fine_squareness are 0-1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,12 +171,23 @@ class Pose:
 
 def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig(), *,
            nadir: tuple[float, float] | None = None,
-           field_pixels: float | None = None, pips: list[Pip] | None = None) -> Pose:
+           field_pixels: float | None = None, pips: list[Pip] | None = None,
+           camera_height: float | None = None, source_die: float | None = None) -> Pose:
     """Flat or cocked, for a face found in a rectified field image whose
     dice are ``die_pixels`` wide when flat.  ``nadir`` (the point below the
     camera, pixels of ``gray``) and ``field_pixels`` (the field's width
     there) let the body reach as far toward the nadir as a flat die's side
-    faces can (see :func:`perspective_reach`)."""
+    faces can (see :func:`perspective_reach`); ``camera_height`` is the lens
+    height in field widths when it is known (:mod:`.viewpoint`), else the
+    configured lower bound serves.  ``source_die`` is the die's edge in the
+    pixels of the image the window was warped from (None: small)."""
+    height = config.camera_height if camera_height is None else camera_height
+    fine = source_die is not None and source_die >= config.fine_die_pixels
+    if fine:
+        config = replace(config, min_pip_ratio=config.fine_pip_ratio,
+                         min_squareness=config.fine_squareness,
+                         band_margin=config.fine_band_margin,
+                         away_min_pips=config.fine_away_min_pips)
     ratio = face.frontality
     reasons: list[str] = []
     if ratio < config.min_pip_ratio:
@@ -149,14 +204,14 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     if nadir is not None and field_pixels is not None:
         around = side_pips(gray, face, config.sides) if pips is None else pips
         reasons.extend(_side_reasons(face, around, nadir, die_pixels / field_pixels,
-                                     field_pixels, config))
+                                     field_pixels, height, config))
     aspect, size, fill, toward = _body(gray, face, die_pixels, config)
     if aspect is not None and size is not None and fill is not None:
         reach = 0.0
         if nadir is not None and field_pixels is not None and toward is not None:
             reach = _toward_nadir(face, toward, nadir, config) * perspective_reach(
                 math.dist(face.center, nadir) / field_pixels, die_pixels / field_pixels,
-                config.camera_height)
+                height)
         if aspect > config.max_body_aspect + reach:
             reasons.append(f"body {aspect:.2f} times as long as wide")
         if size > config.max_body_size + reach:
@@ -165,6 +220,19 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
             reasons.append(f"body fills {fill:.0%} of its rectangle")
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
                 tuple(reasons))
+
+
+def calibrated_height(field_map: FieldMap, image_size: tuple[int, int], field_aspect: float,
+                      config: PoseConfig = PoseConfig()) -> float | None:
+    """The lens height over the board in field widths, recovered from the field's
+    corners in an image ``image_size`` (width, height) pixels (see
+    :mod:`.viewpoint`), or None when no pinhole of the configured field of view
+    fits them (:meth:`.viewpoint.Viewpoint.fits`)."""
+    try:
+        view = viewpoint(field_map, image_size, field_aspect, config.viewpoint)
+    except CalibrationError:
+        return None
+    return view.height if view.fits(image_size[0], config.viewpoint) else None
 
 
 def perspective_reach(distance: float, die: float, camera_height: float) -> float:
@@ -179,14 +247,14 @@ def perspective_reach(distance: float, die: float, camera_height: float) -> floa
 
 
 def _side_reasons(face: Face, pips: list[Pip], nadir: tuple[float, float], die: float,
-                  field_pixels: float, config: PoseConfig) -> list[str]:
+                  field_pixels: float, height: float, config: PoseConfig) -> list[str]:
     """Why the side faces seen beside ``face`` are not a flat die's (none when they are)."""
     nx, ny = nadir[0] - face.center[0], nadir[1] - face.center[1]
     distance = math.hypot(nx, ny)
     if distance == 0.0:
         return []
     nx, ny = nx / distance, ny / distance
-    reach = perspective_reach(distance / field_pixels, die, config.camera_height)
+    reach = perspective_reach(distance / field_pixels, die, height)
     reasons = []
     for side in side_faces(face, pips, config.sides):
         cos = side.normal[0] * nx + side.normal[1] * ny

@@ -98,7 +98,15 @@ def grid_angle(face: Face) -> float | None:
         a, b = ends
         return math.atan2(b.y - a.y, b.x - a.x) - math.pi / 4.0
     # fours, fives and sixes: pairs of pips run along the sides (and the
-    # diagonals, which the fourfold average weighs less than the many sides)
+    # diagonals, which the fourfold average weighs less than the many sides).
+    # A five's middle pip makes four more diagonal pairs, which would outweigh
+    # the sides (six diagonals against four sides turn the answer by 45
+    # degrees): its corners alone are a four.
+    if len(pips) == 5:
+        mx = statistics.fmean(p.x for p in pips)
+        my = statistics.fmean(p.y for p in pips)
+        middle = min(pips, key=lambda p: math.dist((p.x, p.y), (mx, my)))
+        pips = tuple(p for p in pips if p is not middle)
     sx = sy = 0.0
     for i, a in enumerate(pips):
         for b in pips[i + 1:]:
