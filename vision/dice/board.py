@@ -24,7 +24,7 @@ from vision.dice.checker import CheckerTestConfig, on_checker
 from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig, find_pips
-from vision.dice.pose import PoseConfig, assess
+from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
 from vision.errors import ImageError
@@ -106,6 +106,8 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     width = round(config.die_pixels / config.die_size)
     rect_w, rect_h = profile.rectified_size(width)
     nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
+    height = calibrated_height(field_map, (frame.shape[1], frame.shape[0]), profile.field_aspect,
+                               config.pose)
     found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, config.propose,
                         checker_mask)
     found: list[BoardDie] = []
@@ -123,7 +125,7 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                                     (rect_w, rect_h), config):
                 continue
             die = _board_die(face, gray, (u, v), field_map, profile, checker_mask, config,
-                             local_nadir, rect_w)
+                             local_nadir, rect_w, camera_height=height, scale=scale)
             if die is not None:
                 found.append(die)
     return sorted(found, key=lambda d: d.field_uv)
@@ -133,9 +135,11 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                field_map: FieldMap, profile: BoardProfile,
                checker_mask: npt.NDArray[np.generic] | None,
                config: BoardDiceConfig, nadir: tuple[float, float] | None = None,
-               field_pixels: float | None = None) -> BoardDie | None:
+               field_pixels: float | None = None, *, camera_height: float | None = None,
+               scale: float = 1.0) -> BoardDie | None:
     """The die a face found in a window shows, or None when it is no die of this board
-    (the wrong size, off the field, a lone blob on the bar)."""
+    (the wrong size, off the field, a lone blob on the bar).  ``camera_height`` (field
+    widths) and ``scale`` (of the image read over ``field_map``'s) serve the pose test."""
     if abs(face.die_size / config.die_pixels - 1.0) > config.size_tolerance:
         return None
     u, v = uv
@@ -144,10 +148,11 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
         return None
     if face.value == 1 and profile.half(u) is None and not config.bar_ones:
         return None
-    pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
-                  field_pixels=field_pixels)
     centre = field_map.image_point(u, v)
     box = _box(field_map, u, v, config.die_size, profile)
+    pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
+                  field_pixels=field_pixels, camera_height=camera_height,
+                  source_die=math.sqrt(box[2] * box[3]) * scale)
     on = False
     if checker_mask is not None:
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
