@@ -14,11 +14,14 @@ on this machine with ``perf_counter``.
 
 The table gives, per kind of decision, the count and the median, 95th
 percentile and worst of the stabiliser's wait, of the compute time and of
-their sum.  A flickered frame (``--flicker``, the chance per frame) restarts
-the stabiliser's hold, so the worst case grows with the flicker rate while
-the referee's own compute time stays in milliseconds.  Goal: every
-decision within 0.5 s (issue 5).  ``--check`` exits 1 when the worst total
-misses it.
+their sum, and the share of decisions within the goal.  A flickered frame
+(``--flicker``, the chance per frame) alone between two frames of the state
+does not restart the stabiliser's hold (``StabiliserConfig.outlier_share``);
+two flickered frames in a row, or two in one hold, still do, so the worst
+case grows with the flicker rate while the referee's own compute time stays
+in milliseconds.  ``--outlier-share 0`` measures the stabiliser that
+restarted on every differing frame.  Goal: every decision within 0.5 s
+(issue 5).  ``--check`` exits 1 when the worst total misses it.
 """
 
 import argparse
@@ -42,8 +45,8 @@ GOAL = 0.5
 DECISIONS = ("opening_roll", "roll", "reroll", "play")
 
 
-def measure(games: int, seed: int, fps: float,
-            flicker: float) -> dict[str, list[tuple[float, float]]]:
+def measure(games: int, seed: int, fps: float, flicker: float,
+            outlier_share: float | None = None) -> dict[str, list[tuple[float, float]]]:
     """(stabiliser wait, compute seconds) for every decision, by event name."""
     out: dict[str, list[tuple[float, float]]] = {name: [] for name in DECISIONS}
     for number in range(games):
@@ -51,7 +54,10 @@ def measure(games: int, seed: int, fps: float,
         match = selfplay_match(game_seed, 1)
         script = script_match(match, SEATINGS[game_seed % 4], seed=game_seed, lifted=True)
         referee = Referee.new(RefereeSettings(match_length=1))
-        stabiliser = Stabiliser(StabiliserConfig(hold=referee.settings.hold))
+        config = StabiliserConfig(hold=referee.settings.hold)
+        if outlier_share is not None:
+            config = replace(config, outlier_share=outlier_share)
+        stabiliser = Stabiliser(config)
         starts: dict[Observation, float] = {}
         for item in frames(script, fps=fps, seed=game_seed, flicker=flicker,
                            starts=starts):
@@ -86,7 +92,7 @@ def _stats(values: list[float]) -> tuple[float, float, float]:
 def table(results: dict[str, list[tuple[float, float]]]) -> tuple[list[str], float]:
     """The printed rows and the worst total latency."""
     header = (f"{'decision':<13}{'count':>6}  {'wait med/p95/max (s)':>22}  "
-              f"{'compute med/p95/max (ms)':>26}  {'total max (s)':>13}")
+              f"{'compute med/p95/max (ms)':>26}  {'total max (s)':>13}  {'< goal':>7}")
     rows = [header, "-" * len(header)]
     worst = 0.0
     everything: list[tuple[float, float]] = []
@@ -100,11 +106,12 @@ def table(results: dict[str, list[tuple[float, float]]]) -> tuple[list[str], flo
         wait = _stats([w for w, _ in pairs])
         compute = _stats([c * 1000 for _, c in pairs])
         total = max(w + c for w, c in pairs)
+        within = sum(w + c < GOAL for w, c in pairs) / len(pairs)
         worst = max(worst, total)
         rows.append(f"{name:<13}{len(pairs):>6}  "
                     f"{wait[0]:>6.2f} /{wait[1]:>5.2f} /{wait[2]:>5.2f}   "
                     f"{compute[0]:>7.2f} /{compute[1]:>7.2f} /{compute[2]:>7.2f}  "
-                    f"{total:>13.3f}")
+                    f"{total:>13.3f}  {100 * within:>6.2f}%")
     return rows, worst
 
 
@@ -115,13 +122,18 @@ def main() -> int:
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--flicker", type=float, default=0.05,
                         help="chance that a frame misreads a checker or misses a die")
+    parser.add_argument("--outlier-share", type=float, default=None,
+                        help="the stabiliser's outlier_share (default: its own; 0: any "
+                             "differing frame restarts the hold)")
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
     args = parser.parse_args()
-    results = measure(args.games, args.seed, args.fps, args.flicker)
+    results = measure(args.games, args.seed, args.fps, args.flicker, args.outlier_share)
     rows, worst = table(results)
+    share = StabiliserConfig().outlier_share if args.outlier_share is None else args.outlier_share
     print(f"referee decision latency: {args.games} self-played games, seeds "
           f"{args.seed}..{args.seed + args.games - 1}, {args.fps:g} frames/s, "
-          f"flicker {args.flicker:g} per frame, stabiliser hold {RefereeSettings().hold} s")
+          f"flicker {args.flicker:g} per frame, stabiliser hold {RefereeSettings().hold} s, "
+          f"outlier share {share:g}")
     print("\n".join(rows))
     met = worst <= GOAL
     print(f"goal: every decision within {GOAL} s: {'met' if met else 'MISSED'} "

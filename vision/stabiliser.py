@@ -14,6 +14,17 @@ seconds.  :class:`Stabiliser` watches the stream and emits:
   ``occluded`` (a hand over the board) and ``no_board``, with the time it
   started, so the referee can ask the players to wait and for how long.
 
+A single frame that differs from the state around it (a checker read on the
+wrong point, a die missed for one frame: the reader's flicker) does not
+restart the hold: the state holds when it was seen at the start and at the
+end of ``hold`` seconds and every frame in between that differs from it is a
+lone frame, between two frames showing the state, and at most
+``outlier_share`` of the frames (see :class:`StabiliserConfig`).  Two
+differing frames in a row are a change, and the new state's hold starts at
+the first of them, so a real change costs no extra time; a reading that
+alternates (a die read 3, 5, 3, 5, ...) never holds.  Occluded frames and
+frames without a board are never forgiven: each restarts the hold.
+
 Dice need no special case: a rolling die changes value or position from frame
 to frame, so a state with dice can only hold once they have come to rest
 (optionally for longer, ``dice_hold``).  Pixel positions (dice, cube) are
@@ -29,6 +40,7 @@ a board, or a state it has not watched continuously: a gap longer than
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,6 +71,16 @@ class StabiliserConfig:
     """Longest gap between two frames over which a state still counts as
     watched; after a longer gap (frames dropped, camera reconnected) the hold
     starts again."""
+    outlier_share: float = 0.25
+    """Largest share of the frames over a hold that may differ from the state
+    and still let it hold, each such frame alone between two frames showing
+    the state.  A reader flickers on single frames (a checker missed in a
+    stack, a die lost for a frame, 1-5 % of frames): restarting the hold on
+    each made decisions late (1.3 s instead of 0.3 s at 5 % flicker).  A
+    quarter forgives one lone frame in the four frames of a 0.3 s hold at
+    10 frames/s, but not a reading that alternates every other frame (a die
+    read 3, 5, 3, 5: not settled) nor any two differing frames in a row (a
+    change).  0 restarts the hold on any differing frame."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.hold) and self.hold >= 0):
@@ -70,6 +92,8 @@ class StabiliserConfig:
             raise ConfigError("stabiliser position_tolerance must be 0 or more pixels")
         if not self.max_gap > 0:
             raise ConfigError("stabiliser max_gap must be positive seconds")
+        if not (math.isfinite(self.outlier_share) and 0 <= self.outlier_share < 0.5):
+            raise ConfigError("stabiliser outlier_share must be from 0 up to (not including) 0.5")
 
     def hold_for(self, observation: Observation) -> float:
         """The hold time that applies to a state."""
@@ -106,6 +130,13 @@ class Stabiliser:
     def __init__(self, config: StabiliserConfig | None = None) -> None:
         self._config = config or StabiliserConfig()
         self._anchor: Observation | None = None
+        """The state being watched: its first frame."""
+        self._pending: Observation | None = None
+        """The latest frame when it differed from the anchor: a lone outlier or
+        the first frame of a change (the next frame tells)."""
+        self._frames: deque[tuple[float, bool]] = deque()
+        """(time, shows the anchor's state) of the anchor's frames, from the
+        latest one that can still start a hold."""
         self._last_t: float | None = None
         self._emitted: Observation | None = None
         self._condition: Condition | None = None
@@ -134,6 +165,7 @@ class Stabiliser:
         """Forget everything, including the last state emitted (a new game, a new board)."""
         self._anchor = self._last_t = self._emitted = None
         self._condition = self._since = None
+        self._restart(None)
 
     def push(self, observation: Observation) -> list[Event]:
         """Take the next frame's observation; returns the events it causes, in order."""
@@ -143,27 +175,79 @@ class Stabiliser:
         last_t, self._last_t = self._last_t, t
         if last_t is not None and not 0 <= t - last_t <= self._config.max_gap:
             # A gap (or time going backwards): nothing is known about the meantime.
-            self._anchor = None
+            self._restart(None)
         if observation.occluded:
-            self._anchor = None
+            self._restart(None)
             return self._enter("occluded", t)
         if not observation.board_found:
-            self._anchor = None
+            self._restart(None)
             return self._enter("no_board", t)
+        tolerance = self._config.position_tolerance
+        anchor, pending = self._anchor, self._pending
+        if anchor is not None and same_state(anchor, observation, tolerance):
+            self._pending = None            # a lone differing frame before, if any, is forgiven
+            self._frames.append((t, True))
+        elif anchor is not None and pending is None and self._config.outlier_share > 0:
+            # An outlier or the start of a change: nothing is decided on this frame.
+            self._pending = observation
+            self._frames.append((t, False))
+            return []
+        elif pending is not None and same_state(pending, observation, tolerance):
+            # Two frames in a row show something else: a change, since the first.
+            self._restart(pending)
+            self._frames.append((t, True))
+        elif pending is not None:
+            # Two frames in a row differ from the state, and from each other: a
+            # change since the first of them, of which this frame may be a lone
+            # outlier (the next frame tells).
+            assert pending.t is not None
+            self._restart(pending)
+            self._pending = observation
+            self._frames.append((t, False))
+            return self._enter("settling", pending.t)
+        else:
+            self._restart(observation)
         anchor = self._anchor
-        if anchor is None or not same_state(anchor, observation,
-                                            self._config.position_tolerance):
-            self._anchor = anchor = observation
-        assert anchor.t is not None
-        if t - anchor.t < self._config.hold_for(observation) - TIME_EPSILON:
+        assert anchor is not None and anchor.t is not None
+        if not self._held(t, self._config.hold_for(anchor)):
             return self._enter("settling", anchor.t)
         events: list[Event] = []
-        if self._emitted is None or not same_state(self._emitted, observation,
-                                                   self._config.position_tolerance):
+        if self._emitted is None or not same_state(self._emitted, observation, tolerance):
             self._emitted = observation
             events.append(StableState(observation, anchor.t))
         events.extend(self._enter("stable", anchor.t))
         return events
+
+    def _restart(self, first: Observation | None) -> None:
+        """Watch a new state from its first frame (None: nothing to watch)."""
+        self._anchor, self._pending = first, None
+        self._frames.clear()
+        if first is not None:
+            assert first.t is not None
+            self._frames.append((first.t, True))
+
+    def _held(self, t: float, hold: float) -> bool:
+        """True when the anchor's state, seen at ``t``, has held for ``hold`` seconds.
+
+        The hold runs from the latest frame showing the state at least
+        ``hold`` before ``t``; the frames from there to ``t`` may differ from
+        the state only in lone frames (kept out of :attr:`_frames` otherwise),
+        and in at most ``outlier_share`` of them.  Frames before that start
+        are dropped: a later ``t`` never needs an earlier start.
+        """
+        frames = self._frames
+        start = None
+        for index in range(len(frames) - 1, -1, -1):
+            when, agrees = frames[index]
+            if agrees and t - when >= hold - TIME_EPSILON:
+                start = index
+                break
+        if start is None:
+            return False
+        for _ in range(start):
+            frames.popleft()
+        outliers = sum(1 for _, agrees in frames if not agrees)
+        return outliers <= self._config.outlier_share * len(frames) + TIME_EPSILON
 
     def _enter(self, condition: Condition, since: float) -> list[Event]:
         if condition == self._condition:
