@@ -228,6 +228,31 @@ def test_known_totals_put_a_one_colour_frame_the_right_way_round() -> None:
     assert all(p.light for p in known.placed)
 
 
+def test_a_trays_fifteen_put_a_one_colour_frame_the_right_way_round() -> None:
+    """The red set's light side alone on the board, read dark by its lightness: a tray
+    showing fifteen dark borne off says the board's checkers are light; a tray showing
+    fifteen light (or none) leaves them dark."""
+    w, h = TOURNAMENT.rectified_size(640)
+    board = np.full((h, w, 3), (170, 200, 215), dtype=np.uint8)
+    radius = expected_radius(TOURNAMENT, 640)
+    for index in (0, 3, 14):
+        x, y = TOURNAMENT.point_u(index) * w, radius * 1.04
+        y = y if index >= 12 else h - y
+        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (45, 40, 200), -1,
+                   cv2.LINE_AA)
+        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (30, 25, 140), 2,
+                   cv2.LINE_AA)
+    turned = read_checkers(board, TOURNAMENT, off=Counts(0, 15))
+    assert [turned.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
+    assert all(p.light for p in turned.placed)
+    for off in (Counts(15, 0), None):
+        kept = read_checkers(board, TOURNAMENT, off=off)
+        assert [kept.points[i] for i in (0, 3, 14)] == [Counts(0, 1)] * 3
+    never = CheckerConfig(count=CountConfig(tray_tolerance=-1))
+    assert read_checkers(board, TOURNAMENT, off=Counts(0, 15), config=never).points[3] \
+        == Counts(0, 1)
+
+
 @pytest.mark.parametrize(("light", "dark"), [(5, 3), (15, 0), (1, 12)])
 def test_borne_off_checkers_in_the_tray_are_counted(light: int, dark: int) -> None:
     """Checkers on edge in a rendered tray (light from the bottom end, dark from the top);

@@ -19,7 +19,13 @@ import numpy as np
 
 from vision.checkers.detect import Circle
 from vision.checkers.stacks import Stack, StackConfig, read_stack, stack_frame
-from vision.checkers.totals import colours_swapped, known_totals, presumed_on_board
+from vision.checkers.totals import (
+    SIDE,
+    colours_swapped,
+    known_totals,
+    on_board_counts,
+    presumed_on_board,
+)
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -47,6 +53,12 @@ class CountConfig:
     """With no totals given, take those the rules imply (fifteen for a side that is not
     bearing off, fifteen less the tray's for one that may be; see :mod:`.totals`) to
     settle stacks in doubt.  Off, the counts are the image's alone."""
+    tray_tolerance: int = 2
+    """A board of one colour whose checkers and the tray's of that colour come to more
+    than fifteen by more than this (the tray's rows are counted by their length, a
+    checker or two off) is the other colour, when the other way round they do not; the
+    tray's lone block decides nothing alone (its colour is a guess as the board's is).
+    Negative: the tray never turns the board."""
     stacks: StackConfig = field(default_factory=StackConfig)
 
 
@@ -88,13 +100,40 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     ``off`` being the borne-off counts read in the tray, if one is in view.
     """
     config = config or CountConfig()
-    width, height = size
     if radius is None:
         radius = sum(c.radius for c in circles) / len(circles) if circles else 1.0
     if config.stray > 0.0 and len(circles) > 1:
         keep = _not_strays(circles, profile, size, radius, config)
         circles = [c for c, k in zip(circles, keep, strict=True) if k]
         light = [f for f, k in zip(light, keep, strict=True) if k]
+    result = _count(circles, light, profile, size, config, radius, on_board, off)
+    if on_board is None and off is not None and config.tray_tolerance >= 0 and light \
+            and len(set(light)) == 1 and _tray_says_other(result, off, config.tray_tolerance):
+        return _count(circles, [not f for f in light], profile, size, config, radius, None,
+                      off)
+    return result
+
+
+def _tray_says_other(result: CheckerCount, off: Counts, tolerance: int) -> bool:
+    """Whether a board of one colour is the other colour by the tray's counts: as read,
+    its checkers and the tray's of that colour come to more than fifteen (and
+    ``tolerance``, the tray's own error), the other way round they do not.
+
+    A frame with one colour only cannot tell light from dark by itself (a red set's light
+    side is as dark as a white set's dark side); the other side is then all borne off, so
+    with a tray in view, the tray shows its fifteen."""
+    counts = on_board_counts(result)
+    limit = SIDE + tolerance
+    as_read = counts.light + off.light > limit or counts.dark + off.dark > limit
+    flipped = counts.dark + off.light > limit or counts.light + off.dark > limit
+    return as_read and not flipped
+
+
+def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
+           size: tuple[int, int], config: CountConfig, radius: float,
+           on_board: Counts | None, off: Counts | None) -> CheckerCount:
+    """:func:`count_checkers` after the strays are left out."""
+    width, height = size
     where = assign(circles, light, profile, size, config)
     members: dict[int, list[int]] = {}
     for i, place in where.items():
