@@ -77,3 +77,48 @@ def test_a_one_beside_a_dark_edge_is_found() -> None:
     assert sorted(d.value for d in dice) == [1, 2]
     one = next(d for d in dice if d.value == 1)
     assert math.dist(one.center, (150.0, 300.0)) < 4
+
+
+def rendered(seed: int, index: int) -> tuple[list[tuple[int, tuple[float, float]]],
+                                             list[tuple[int | None, tuple[float, float]]],
+                                             list[tuple[int | None, tuple[float, float]]]]:
+    """The ``index``-th random scene of ``seed`` (as bench/dice_accuracy.py draws them):
+    its dice (value, centre), and the dice read from a 2x capture (with the checker mask
+    drawn from the truth) with the board stage's
+    defaults and with ``split_offset`` and ``lone_min_ratio`` as they were before."""
+    from dataclasses import replace
+
+    rng = np.random.default_rng(seed)
+    for _ in range(index):
+        random_scene(rng)
+    scene = random_scene(rng)
+    frame, truth = render(scene)
+    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
+    assert truth.observation.corners is not None
+    field_map = FieldMap.from_corners(truth.observation.corners)
+    config = BoardDiceConfig(die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
+    before = replace(config, split_offset=None, detect=replace(config.detect, lone_min_ratio=0.5))
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for checker in truth.checkers:
+        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
+    reads = [[(d.value, d.center) for d in read_board_dice(
+        frame, field_map, scene.profile, hires=big, scale=2.0, checker_mask=mask, config=c)]
+        for c in (config, before)]
+    return [(d.value or 0, d.center) for d in truth.observation.dice], reads[0], reads[1]
+
+
+def test_a_blurred_small_six_is_read_with_the_stricter_pip_threshold() -> None:
+    # tan-leather, black dice 14 pixels wide in the frame: blur joins the six's rows
+    truth, now, before = rendered(3, 24)
+    assert sorted(v for v, _ in truth) == [5, 6]
+    assert sorted(v or 0 for v, _ in now) == [5, 6]
+    assert sorted(v or 0 for v, _ in before) == [5]
+
+
+@pytest.mark.parametrize("index", [88, 139])
+def test_a_glint_on_a_checkers_rim_is_no_one(index: int) -> None:
+    truth, now, before = rendered(3, index)
+    assert len(now) == len(truth)
+    for value, centre in truth:
+        assert any(v == value and math.dist(c, centre) < 10 for v, c in now)
+    assert len(before) == len(truth) + 1  # the glint read as a one

@@ -36,6 +36,11 @@ class PipConfig:
     enough to see face around the pip, small enough to follow shading."""
     offset: float = 12.0
     """Grey levels a pixel must differ from its neighbourhood mean to be pip."""
+    split_offset: float | None = None
+    """A second pass at this (larger) offset, None for none: blur fills the gaps
+    between close pips (a six's rows on a small die) to within ``offset`` of the
+    mean, and the row is then one long blob, no pip; a stricter threshold cuts
+    it at the gaps.  Blobs found by both passes are merged."""
     min_circularity: float = 0.55
     """4 pi area / perimeter^2: rejects wood grain, scratches, letters."""
     min_convexity: float = 0.85
@@ -92,16 +97,19 @@ def find_pips(gray: Gray, polarity: Polarity, config: PipConfig = PipConfig()) -
         raise ValueError("find_pips wants a 2-D uint8 grey image")
     image: Gray = gray if polarity == "dark" else np.asarray(cv2.bitwise_not(gray), np.uint8)
     found: list[Pip] = []
+    offsets = [config.offset] if config.split_offset is None else [config.offset,
+                                                                    config.split_offset]
     for diameter in _octaves(config.min_diameter, config.max_diameter):
         block = max(3, round(config.block_factor * diameter) | 1)
-        mask = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                     cv2.THRESH_BINARY_INV, block, config.offset)
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         lo, hi = diameter / 2.0, diameter * 2.0
-        for contour in contours:
-            pip = _pip(image, np.asarray(contour, dtype=np.int32), lo, hi, config)
-            if pip is not None:
-                found.append(pip)
+        for offset in offsets:
+            mask = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                         cv2.THRESH_BINARY_INV, block, offset)
+            contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+            for contour in contours:
+                pip = _pip(image, np.asarray(contour, dtype=np.int32), lo, hi, config)
+                if pip is not None:
+                    found.append(pip)
     return _merge(found)
 
 
