@@ -7,12 +7,16 @@ that rendering and the same picture with sensor noise added (a noise field
 drawn once per camera and shifted for each shot, so frames of a held state
 are not bit-identical and no two shots share their noise).  Every frame still
 goes through :class:`vision.pipeline.BoardReader` in stream mode with the
-vision's default settings, exactly as live, and with the field's true corners
-as a calibration would give them: its motion gate skips unchanged frames,
-re-reads an occluded one a few times and re-reads a still board now and
-then, so the observations carry the vision's real errors (a misread that
-sticks until the next full read, a hand the occlusion stage missed, a cocked
-die read flat).
+vision's default settings, wrapped in :class:`vision.stills.DiceStills` as the
+live referee wraps it (``controller/referee/live.py``), and with the field's
+true corners as a calibration would give them: its motion gate skips
+unchanged frames, re-reads an occluded one a few times and re-reads a still
+board now and then, and once dice have settled it asks for one
+high-resolution still, which is the shot rendered again at
+:data:`STILL_SCALE` times the frame size (what ``SyntheticCamera`` gives the
+live referee in ``bgref demo``).  So the observations carry the vision's real
+errors (a misread that sticks until the next full read, a hand the occlusion
+stage missed, a cocked die read flat).
 
 The output is the ``bgref referee --replay`` format: one JSON object a line,
 observations (the schema-1 object with ``t``) and button presses in time
@@ -35,12 +39,16 @@ import numpy.typing as npt
 from controller.simulation.table import Table
 from controller.simulation.timeline import Moment, Press, Shot
 from vision.calibration import Calibration
+from vision.camera.base import Still
 from vision.pipeline import BoardReader
+from vision.stills import DiceStills
 from vision.synth.render import render
 
 Image = npt.NDArray[np.uint8]
 SENSOR_NOISE = 1.5
 """Grey levels (standard deviation) of the sensor noise on a shot's second frame."""
+STILL_SCALE = 2.0
+"""A still's size as a multiple of the frame's (``SyntheticCamera``'s default ``still_scale``)."""
 NOISE_MARGIN = 64
 """Pixels the noise field is larger than a frame each way; each shot takes a window of it
 at a random offset (drawing 2.8 million normal numbers per shot cost a fifth of filming)."""
@@ -54,7 +62,10 @@ class FilmStats:
     renders: int = 0
     reads: int = 0
     """Frames the pipeline read in full (the rest its motion gate answered from the last)."""
+    stills: int = 0
+    """High-resolution stills the dice reader asked for (settled dice)."""
     render_seconds: float = 0.0
+    still_seconds: float = 0.0
     read_seconds: float = 0.0
 
 
@@ -68,8 +79,10 @@ class Camera:
         self._shots: OrderedDict[Shot, tuple[tuple[Image, Image], dict[str, Any]]] = \
             OrderedDict()
         self._keep = keep
-        self.reader: BoardReader | None = None
+        self.reader: DiceStills | None = None
         self.stats = FilmStats()
+        self._shown: Shot | None = None
+        self._stills: tuple[Shot, Image] | None = None
 
     def _noisy(self, frame: Image) -> Image:
         """``frame`` with sensor noise: a window of the camera's noise field at a random
@@ -88,6 +101,7 @@ class Camera:
 
     def take(self, shot: Shot) -> tuple[tuple[Image, Image], dict[str, Any]]:
         """The shot's two frames and what they truly show."""
+        self._shown = shot
         if shot in self._shots:
             self._shots.move_to_end(shot)
             return self._shots[shot]
@@ -102,7 +116,8 @@ class Camera:
             height, width = frame.shape[:2]
             calibration = Calibration(corners, "manual", (width, height),
                                       profile=self.table.base.profile)
-            self.reader = BoardReader(calibration=calibration, stream=True)
+            reader = BoardReader(calibration=calibration, stream=True)
+            self.reader = DiceStills(reader, self._still, reader.config.stills)
         seen = truth.observation.to_json()
         label = {"points": [[c["light"], c["dark"]] for c in seen["points"]],
                  "bar": [seen["bar"]["light"], seen["bar"]["dark"]],
@@ -116,13 +131,31 @@ class Camera:
             self._shots.popitem(last=False)
         return self._shots[shot]
 
+    def _still(self) -> Still | None:
+        """The shot on show rendered again at :data:`STILL_SCALE` (one per shot)."""
+        shot = self._shown
+        if shot is None:
+            return None
+        start = time.process_time()
+        (frame, _), _ = self._shots[shot]
+        height, width = frame.shape[:2]
+        if self._stills is None or self._stills[0] != shot:
+            image, _ = render(self.table.scene(shot),
+                              (round(width * STILL_SCALE), round(height * STILL_SCALE)))
+            self._stills = (shot, image)
+            self.stats.stills += 1
+        image = self._stills[1]
+        self.stats.still_seconds += time.process_time() - start
+        return Still(image, (0, 0, width, height),
+                     (image.shape[1] / width, image.shape[0] / height), 0.0)
+
     def read(self, frame: Image, t: float) -> dict[str, Any]:
         assert self.reader is not None
         start = time.process_time()
         observation = self.reader.read(frame, t=t)
         self.stats.read_seconds += time.process_time() - start
         self.stats.frames += 1
-        self.stats.reads += int(self.reader.fresh)
+        self.stats.reads += int(self.reader.reader.fresh)
         return observation.to_json()
 
 

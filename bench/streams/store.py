@@ -1,6 +1,7 @@
 """Streams on disk: made once per seed and code version, in parallel, reused after.
 
-A stream costs about 35 CPU seconds of rendering and reading a game, so streams
+A stream costs about 70 CPU seconds of rendering and reading a game (half of it
+the dice stills), so streams
 are cached under ``.cache/referee-streams/`` (ignored by git), in a folder
 named by a hash of the code that makes them (the vision package, the rules
 and game engines, this package) and of the direction: changing any of those
