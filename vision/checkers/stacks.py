@@ -24,7 +24,7 @@ anything.
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
@@ -68,9 +68,12 @@ class StackConfig:
     """Checkers of a tiny-shift second layer all lie beyond their slot (phase at least this)."""
     plausible: float = 0.0
     """Least plausibility of an alternative taken to match a known total."""
-    presumed: float = 0.01
+    presumed: float = 0.0
     """Least plausibility of an alternative taken to match a total the rules only imply
-    (see :func:`.totals.presumed_on_board`): a side may have borne off and been hit."""
+    (see :func:`.totals.presumed_on_board`): a side may have borne off and been hit, so a
+    far-fetched alternative (its phases no further out than the rest's) is not taken.
+    On the tune renders any floor from -0.01 to 0.003 reads the same (0.01 missed two
+    boards)."""
     uncovered: float = 0.05
     """A checker with no more than this share of its rim covered is on top of its place."""
     overlap: float = 0.75
@@ -91,6 +94,29 @@ class StackConfig:
     """Least difference of the run's mean phase and the rest's."""
     prefix_doubt: float = 0.02
     """Plausibility of the count without a layer found as a run (for the totals)."""
+    top_extent: bool = False
+    """The top layer too counts by its extent from the rail (a layer runs from the rail
+    without a gap).  Off, the count from the extent is only an alternative (see
+    ``gap_plausible``): a row checker a little off its slot, taken for a higher one far
+    out, would add the whole gap."""
+    gap_plausible: float = 0.02
+    """Plausibility of the count with the top layer's gaps filled (a checker of it missed,
+    or taken for a row checker), for the totals; 0 offers no such alternative.  Above
+    ``presumed``: a layer with a gap is rarer than a row checker shifted a little."""
+    third_gap: float = 0.07
+    """Least phase between the run from the rail (a third layer) and the rest of one group
+    of higher checkers (see :func:`_third_layer`); 0 leaves such a group one layer.  Two
+    layers' phases part by the shift (0.1-0.5) less perspective; one layer's spread by
+    about 0.05.  On the tune renders 0.065-0.08 read the same."""
+    third_step: float = 1.5
+    """The higher checkers of a stack with a third layer follow one another from the rail
+    (the third, then the second beyond it) no further apart than this (slots); a gap means
+    a row checker taken for a higher one, not a layer."""
+    third_ratio: tuple[float, float] = (1.4, 2.8)
+    """Range of the third layer's phase over the second's."""
+    third_most: float = 0.35
+    """A second layer shifted further has its third at a whole slot (see
+    :func:`_over_higher`)."""
     prefix_most: float = 0.35
     """Checkers with a phase beyond this (a half shift) are on a layer by ``phase`` alone
     and take no part in the run test."""
@@ -191,6 +217,10 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     hidden = tuple(k for k in range(row) if k not in on_row)
     count = row + _higher_count(slots[higher], config)
     alternatives = _alternatives(slots, phases, higher, row, count, config)
+    if config.gap_plausible > 0.0 and not config.top_extent and higher.any():
+        filled = row + _higher_count(slots[higher], replace(config, top_extent=True))
+        if filled > count:
+            alternatives += ((filled, config.gap_plausible),)
     if added:
         alternatives += ((count - added, config.prefix_doubt),)
     return Stack(count, row, tuple(bool(h) for h in higher), hidden, alternatives)
@@ -302,17 +332,53 @@ def _higher_count(slots: npt.NDArray[np.float64], config: StackConfig) -> int:
             <= config.layer_gap:
         # The last group wraps round to the first: one layer on both sides of a slot.
         layers[0] = layers.pop() + layers[0]
+    if len(layers) == 1 and config.third_gap > 0.0:
+        layers = _third_layer(slots, fractions, layers[0], config)
     means = [_circular_mean(fractions[members]) for members in layers]
     layers = [layers[k] for k in _by_depth(means, config.layer_gap)]
     total = 0
     for depth, members in enumerate(layers):
         seen = len(members)
-        if depth < len(layers) - 1:
+        if depth < len(layers) - 1 or config.top_extent:
             phase = _circular_mean(fractions[members])
             extent = int(np.rint(max(slots[members]) - phase)) + 1
             seen = max(seen, extent)
         total += seen
     return total
+
+
+def _third_layer(slots: npt.NDArray[np.float64], fractions: npt.NDArray[np.float64],
+                 members: list[int], config: StackConfig) -> list[list[int]]:
+    """One group of higher checkers parted into a second layer and a third on it, when
+    the run from the rail stands out further than the rest by ``third_gap`` and about
+    twice as far (the third layer's shift is twice the second's; perspective pulls both
+    towards the rail alike, so their phases can lie closer than ``layer_gap``).
+
+    A third layer starts at the rail and hides the second there, so it is the *first*
+    of the higher checkers seen from the rail, and the second's follow it without a
+    gap."""
+    order = sorted(members, key=lambda i: float(slots[i]))
+    if len(order) < 2:
+        return [members]
+    if float(np.diff(slots[order]).max()) > config.third_step:
+        return [members]
+    values = fractions[order]
+    best: tuple[float, int] | None = None
+    for k in range(1, len(order)):
+        head, tail = values[:k], values[k:]
+        lower = float(tail.mean())
+        if lower <= 0.0 or lower > config.third_most:
+            continue
+        ratio = float(head.mean()) / lower
+        gap = float(head.min() - tail.max())
+        if gap < config.third_gap or not config.third_ratio[0] <= ratio <= config.third_ratio[1]:
+            continue
+        if best is None or gap > best[0]:
+            best = (gap, k)
+    if best is None:
+        return [members]
+    k = best[1]
+    return [order[k:], order[:k]]
 
 
 def _circular_mean(fractions: npt.NDArray[np.float64]) -> float:

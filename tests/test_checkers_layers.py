@@ -1,0 +1,62 @@
+"""Stacks of three layers whose phases lie close, and layers with a gap."""
+
+from dataclasses import replace
+
+from vision.checkers.stacks import StackConfig, StackFrame, read_stack
+
+
+def _frame() -> StackFrame:
+    """20-pixel checkers touching, rows starting right at the rail."""
+    return StackFrame(spacing=40.0, radius=20.0, offset=(0.0, 0.0))
+
+
+def _distances(slots: list[float]) -> list[float]:
+    return [_frame().distance(s, top=False) for s in slots]
+
+
+def test_a_third_layer_close_in_phase_to_the_second_is_counted() -> None:
+    """Five in the row, four on it shifted 0.17 (perspective), three on those shifted
+    twice as far: seen from above, the third layer's three from the rail, the second's
+    last, the row's last.  The phases (0.33 and 0.17) lie closer than ``layer_gap``."""
+    seen = [0.31, 1.35, 2.34, 3.17, 4.0]
+    config = StackConfig()
+    assert read_stack(_distances(seen), False, _frame(), config).count == 12
+    assert read_stack(_distances(seen), False, _frame(),
+                      replace(config, third_gap=0.0)).count == 9
+
+
+def test_one_layer_with_spread_phases_stays_one_layer() -> None:
+    """A second layer of four at phases 0.2-0.28 (sloppy placement), then the row's last:
+    no run from the rail stands out twice as far, so nine."""
+    assert read_stack(_distances([0.27, 1.2, 2.24, 3.22, 4.0]), False, _frame(),
+                      StackConfig()).count == 9
+
+
+def test_a_row_checker_far_out_taken_for_a_higher_one_is_no_third_layer() -> None:
+    """A layer checker at the rail (0.26) and a row checker 0.15 off its slot three slots
+    out: the two are no layers one on the other (a gap of three slots between them).  The
+    row checker under the one at the rail is partly covered."""
+    stack = read_stack(_distances([0.0, 0.26, 1.08, 2.03, 3.15, 4.03]), False, _frame(),
+                       StackConfig(), [0.4, 0.0, 0.14, 0.0, 0.11, 0.0])
+    assert stack.count == 7
+    no_gap_test = replace(StackConfig(), third_step=10.0)
+    assert read_stack(_distances([0.0, 0.26, 1.08, 2.03, 3.15, 4.03]), False, _frame(),
+                      no_gap_test, [0.4, 0.0, 0.14, 0.0, 0.11, 0.0]).count == 10
+
+
+def test_a_layer_with_a_gap_may_hold_the_checker_missing_there() -> None:
+    """A second layer seen at slots 0, 1 and 3 (the one at 2 taken for the row checker it
+    covers, partly covered by the next): the image counts eight, the layer filled from
+    the rail nine is offered for the totals (and taken when the top layer counts by its
+    extent)."""
+    seen = [0.15, 1.15, 2.04, 3.17, 4.0]
+    covered = [0.0, 0.0, 0.11, 0.0, 0.0]
+    config = StackConfig()
+    stack = read_stack(_distances(seen), False, _frame(), config, covered)
+    assert stack.count == 8
+    assert (9, config.gap_plausible) in stack.alternatives
+    assert read_stack(_distances(seen), False, _frame(), replace(config, top_extent=True),
+                      covered).count == 9
+    plain = read_stack(_distances(seen), False, _frame(), replace(config, gap_plausible=0.0),
+                       covered)
+    assert all(count != 9 for count, _ in plain.alternatives)
