@@ -13,9 +13,14 @@ Prints one table per data set:
   high-resolution capture): found, value, side and flat agreement, false
   detections.
 - rendered boards (``vision.synth``, when it is there): value accuracy,
-  recall of visible dice, cocked recall and false-alarm rate, on-checker
-  accuracy with a checker mask drawn from the truth; ``--hires`` renders each
-  scene a second time at twice the size and reads the dice from it.
+  recall of dice at least 90 % visible, false dice (reported where there is
+  none: a die found on a partly hidden die is neither found nor false, and
+  counted apart), cocked recall and false-alarm rate, on-checker accuracy with
+  a checker mask drawn from the truth; boards and checkers of
+  ``bench/vision_accuracy.py``'s HELD_OUT styles on their own row;
+  ``--hires`` renders each scene a second time at twice the size and reads the
+  dice from it; ``--dump DIR`` writes a crop of every miss, misread and false
+  die.
 """
 
 import argparse
@@ -32,10 +37,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.vision_accuracy import HELD_OUT
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.reader import read_dice
 from vision.observation import Corners, Die
-from vision.profile import TOURNAMENT
+from vision.profile import TOURNAMENT, BoardProfile
 from vision.rectify import FieldMap
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -59,22 +65,31 @@ class Tally:
                 f" {overall:>8.1%} {self.false:>6} {ms:>7.1f}")
 
 
-def match(dice: list[Die], truth: list[tuple[int, float, float, float]]) -> tuple[int, int, int]:
-    """(found, value right, false): each label takes the nearest unused die
-    within its reach."""
+def matches(dice: list[Die], truth: list[tuple[int, float, float, float]]) -> list[int | None]:
+    """Per label (value, x, y, reach), the index of the die it takes: the nearest
+    unused one within its reach, or None."""
     used: set[int] = set()
-    found = right = 0
-    for value, x, y, reach in truth:
+    out: list[int | None] = []
+    for _, x, y, reach in truth:
         best: tuple[float, int] | None = None
         for i, die in enumerate(dice):
             d = math.dist(die.center, (x, y))
             if i not in used and d <= reach and (best is None or d < best[0]):
                 best = (d, i)
+        out.append(None if best is None else best[1])
         if best is not None:
             used.add(best[1])
-            found += 1
-            right += dice[best[1]].value == value
-    return found, right, len(dice) - len(used)
+    return out
+
+
+def match(dice: list[Die], truth: list[tuple[int, float, float, float]]) -> tuple[int, int, int]:
+    """(found, value right, false): each label takes the nearest unused die
+    within its reach."""
+    taken = matches(dice, truth)
+    found = sum(i is not None for i in taken)
+    right = sum(i is not None and dice[i].value == t[0] for i, t in zip(taken, truth,
+                                                                        strict=True))
+    return found, right, len(dice) - found
 
 
 def photos(split: str) -> Tally:
@@ -122,7 +137,17 @@ def boards() -> tuple[Tally, int, int]:
     return tally, side_ok, flat_ok
 
 
-def synth(n: int, seed: int, hires: bool) -> None:
+def _place(u: float, v: float, profile: BoardProfile) -> str:
+    """Where on the board a field point lies, in words (for the dump's names)."""
+    if not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0):
+        return "off-field"
+    return "bar" if profile.half(u) is None else "field"
+
+
+def synth(n: int, seed: int, hires: bool, dump: Path | None = None) -> None:
+    """Rendered boards: dice at least 90 % visible are the labels; a die found on a die
+    less visible (under a hand, behind the cube) is neither found nor false; every other
+    die reported is false.  Boards and checkers of HELD_OUT are tallied apart."""
     try:
         from vision.synth.generate import random_scene
         from vision.synth.render import render
@@ -130,9 +155,10 @@ def synth(n: int, seed: int, hires: bool) -> None:
         print(f"rendered boards: renderer not available ({exc})")
         return
     rng = np.random.default_rng(seed)
-    tally = Tally()
+    tallies = {"tuned": Tally(), "held-out": Tally()}
+    hidden_found = hidden = 0
     cocked = cocked_hit = flat = flat_alarm = on_total = on_ok = 0
-    for _ in range(n):
+    for index in range(n):
         scene = random_scene(rng)
         frame, truth = render(scene)
         obs = truth.observation
@@ -152,16 +178,31 @@ def synth(n: int, seed: int, hires: bool) -> None:
         start = time.perf_counter()
         dice = list(read_board_dice(frame, field_map, profile, checker_mask=mask,
                                     config=config, **kwargs))  # type: ignore[arg-type]
+        held = scene.style.board.name in HELD_OUT or scene.style.checkers.name in HELD_OUT
+        tally = tallies["held-out" if held else "tuned"]
         tally.seconds += time.perf_counter() - start
         tally.images += 1
-        visible = [(d, v) for d, v in zip(obs.dice, truth.dice_visible, strict=True) if v >= 0.9]
-        labels = [(d.value or 0, d.center[0], d.center[1],
-                   0.75 * max(d.box[2], d.box[3]) if d.box else 15.0) for d, _ in visible]
+
+        def label(d: Die) -> tuple[int, float, float, float]:
+            reach = 0.75 * max(d.box[2], d.box[3]) if d.box else 15.0
+            return (d.value or 0, d.center[0], d.center[1], reach)
+
+        visible = [d for d, v in zip(obs.dice, truth.dice_visible, strict=True) if v >= 0.9]
+        partly = [d for d, v in zip(obs.dice, truth.dice_visible, strict=True) if 0 < v < 0.9]
+        labels = [label(d) for d in visible]
         tally.labelled += len(labels)
-        found, right, false = match(dice, labels)
-        tally.found, tally.value_ok, tally.false = (tally.found + found, tally.value_ok + right,
-                                                    tally.false + false)
-        for d, _ in visible:
+        taken = matches(dice, labels)
+        found = sum(i is not None for i in taken)
+        right = sum(i is not None and dice[i].value == t[0] for i, t in zip(taken, labels,
+                                                                            strict=True))
+        rest = [x for i, x in enumerate(dice) if i not in set(taken)]
+        excused = [i for i in matches(rest, [label(d) for d in partly]) if i is not None]
+        hidden += len(partly)
+        hidden_found += len(excused)
+        false = [x for i, x in enumerate(rest) if i not in set(excused)]
+        tally.found, tally.value_ok = tally.found + found, tally.value_ok + right
+        tally.false += len(false)
+        for d in visible:
             near = [x for x in dice if math.dist(x.center, d.center) <= 15.0]
             if not near:
                 continue
@@ -173,8 +214,36 @@ def synth(n: int, seed: int, hires: bool) -> None:
                 cocked_hit += not near[0].flat
             on_total += 1
             on_ok += near[0].on_checker == d.on_checker
-    print(header("rendered"))
-    print(tally.row("hires" if hires else "frame"))
+        if dump is not None:
+            style = f"{scene.style.board.name}+{scene.style.checkers.name}+{scene.style.dice.name}"
+            shown: list[tuple[str, tuple[float, float]]] = []
+            for d, i in zip(visible, taken, strict=True):
+                where = _place(*field_map.field_point(d.center), profile)
+                pose = ("flat" if d.flat else "cocked") + ("-on-checker" if d.on_checker else "")
+                if i is None:
+                    shown.append((f"miss_{d.value}_{pose}_{where}", d.center))
+                elif dice[i].value != d.value:
+                    shown.append((f"wrong_{d.value}-read-{dice[i].value}_{pose}_{where}",
+                                  d.center))
+            for x in false:
+                where = _place(*field_map.field_point(x.center), profile)
+                shown.append((f"false_{x.value}_{where}", x.center))
+            dump.mkdir(parents=True, exist_ok=True)
+            die_px = config.die_size * math.dist(field_map.image_point(0.0, 0.5),
+                                                 field_map.image_point(1.0, 0.5))
+            for name, (cx, cy) in shown:
+                r = max(8, round(2.5 * die_px))
+                x0, y0 = max(0, round(cx) - r), max(0, round(cy) - r)
+                crop = frame[y0:round(cy) + r, x0:round(cx) + r]
+                crop = np.asarray(cv2.resize(crop, None, fx=4, fy=4,
+                                             interpolation=cv2.INTER_NEAREST), np.uint8)
+                cv2.imwrite(str(dump / f"{index:04d}_{name}_{style}.png"), crop)
+    print(header(f"rendered{' from a 2x capture' if hires else ''} (held out: "
+                 f"{', '.join(HELD_OUT)})"))
+    for name, tally in tallies.items():
+        print(tally.row(name))
+    print(f"partly hidden dice (visible 0-90 %) found {hidden_found}/{hidden}, counted as "
+          "neither found nor false")
     print(f"cocked recall {cocked_hit}/{cocked}, flat false alarms {flat_alarm}/{flat}, "
           f"on-checker right {on_ok}/{on_total} (dice found)")
 
@@ -190,6 +259,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--hires", action="store_true",
                         help="also read rendered boards from a 2x capture")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write a crop of every rendered miss, misread and false die here "
+                             "(named by frame, truth, pose, place and styles)")
     args = parser.parse_args()
     print(header("real dice photos (value = accuracy of dice found; overall = of all labels)"))
     for split in ("train", "valid"):
@@ -199,9 +271,9 @@ def main() -> None:
     print(tally.row("boards"))
     print(f"side right {side_ok}/{tally.labelled}, flat agreeing {flat_ok}/{tally.labelled}")
     if args.synth:
-        synth(args.synth, args.seed, False)
+        synth(args.synth, args.seed, False, args.dump / "frame" if args.dump else None)
         if args.hires:
-            synth(args.synth, args.seed, True)
+            synth(args.synth, args.seed, True, args.dump / "hires" if args.dump else None)
 
 
 if __name__ == "__main__":
