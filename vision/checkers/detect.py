@@ -54,9 +54,12 @@ class DetectConfig:
     refine_steps: tuple[float, ...] = (0.16, 0.08)
     """Steps of the 3 x 3 searches around a candidate, in radii, one pass each: a vote
     peak can lie a few pixels off the centre."""
-    edge_margin: float = 0.7
-    """A centre lies at least this far inside the image: checkers lie on the field, and a
-    circle cut by the border is judged on too little."""
+    edge_margin: float = 0.5
+    """A centre lies at least this far inside the image (radii): checkers lie on the field,
+    and a circle cut by the border is judged on too little.  Not more: on the outer
+    points a checker's centre lies about one radius from the border, and a higher layer,
+    standing above the board, is seen further out (0.7 missed such checkers in the
+    field's corners on the tune renders; 0.35-0.5 read the same)."""
     min_distance: float = 0.35
     """Least distance between two centres: a checker on a second layer sits at least this
     far along from the one under it (players shift layers)."""
