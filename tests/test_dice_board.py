@@ -122,3 +122,26 @@ def test_a_glint_on_a_checkers_rim_is_no_one(index: int) -> None:
     for value, centre in truth:
         assert any(v == value and math.dist(c, centre) < 10 for v, c in now)
     assert len(before) == len(truth) + 1  # the glint read as a one
+
+
+def test_a_one_on_a_small_die_is_proposed() -> None:
+    # a 15-pixel black die whose one is a third of it: the pip's blob is 5-6 pixels,
+    # and a ring reaching only a quarter die (3.75 pixels) past its centre was empty
+    from dataclasses import replace
+
+    from tests.test_dice import SUPER
+    from vision.dice.propose import blobs
+
+    canvas = np.full((600 * SUPER, 640 * SUPER, 3), (200, 225, 235), np.uint8)
+    x, y, h = 150 * SUPER, 300 * SUPER, 15 * SUPER // 2
+    cv2.rectangle(canvas, (x - h, y - h), (x + h, y + h), (30, 30, 30), -1)
+    cv2.circle(canvas, (x, y), round(0.16 * 15 * SUPER), (235, 235, 235), -1)
+    image = np.asarray(cv2.resize(canvas, (640, 600), interpolation=cv2.INTER_AREA), np.uint8)
+    config = BoardDiceConfig(die_size=15 / 640)
+    found = blobs(image, FULL, config.die_size, config.field_margin, config.propose)
+    assert [b.polarity for b in found] == ["light"]
+    assert blobs(image, FULL, config.die_size, config.field_margin,
+                 replace(config.propose, ring_width=0.0)) == []
+    dice = read_board_dice(image, FULL, TOURNAMENT, config=config)
+    assert [d.value for d in dice] == [1]
+    assert math.dist(dice[0].center, (150.0, 300.0)) < 3

@@ -55,6 +55,11 @@ class ProposeConfig:
     """The ring of face around a blob reaches this far from its centre (inside the die)."""
     min_ring_pixels: int = 5
     """A blob with fewer face pixels around it is not judged (and not proposed)."""
+    ring_width: float = 1.5
+    """The ring reaches at least this many pixels (of the coarse view) past the blob's
+    box: on a 14-pixel die a one's pip, blurred, is a 5-6 pixel blob, a quarter die is
+    3.5 pixels, and the ring from a pixel past the blob to a quarter die was empty, so
+    no one on a small die was proposed (renders: 4 of 7 misses of a window)."""
     max_ring_spread: float = 0.25
     """Standard deviation of the ring's grey levels over the blob's peak response.  With
     the ring reaching a quarter die (a corner pip's ring then stays on its die) this
@@ -120,7 +125,9 @@ def blobs(frame: Image, field_map: FieldMap, die_size: float, field_margin: floa
         return []
     kernel_size = max(3, round(config.hat_size * die) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel_size, kernel_size))
-    reach = max(2, math.ceil(config.ring_outer * die))
+    # the farthest ring: a quarter die, or the widest blob kept (a side kernel_size + 1)
+    reach = max(2, math.ceil(config.ring_outer * die),
+                math.ceil((kernel_size + 1) / 2.0 + 1.0 + config.ring_width))
     found: list[npt.NDArray[np.float64]] = []
     kinds: list[Polarity] = []
     hats: tuple[tuple[Polarity, int], ...] = (("light", cv2.MORPH_TOPHAT),
@@ -195,8 +202,9 @@ def _even_surround(view: Image, mask: Image, xs: npt.NDArray[np.intp],
                    ys: npt.NDArray[np.intp], radius: npt.NDArray[np.float64],
                    peak: npt.NDArray[np.float32], die: float, reach: int,
                    config: ProposeConfig) -> npt.NDArray[np.bool_]:
-    """Which blobs sit on an even face: the ring around each (other blobs left out) has a
-    small spread of grey levels against the blob's response.  All blobs at once, on the
+    """Which blobs sit on an even face: the ring around each (other blobs left out, from a
+    pixel past the blob to a quarter die or ``ring_width`` more) has a small spread of
+    grey levels against the blob's response.  All blobs at once, on the
     patches ``reach`` pixels around them (the edge pixels repeated past the view's edges);
     ``mask`` marks the blobs."""
     dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
@@ -204,8 +212,9 @@ def _even_surround(view: Image, mask: Image, xs: npt.NDArray[np.intp],
     rows = np.clip(ys[:, None, None] + dy[None], 0, view.shape[0] - 1)
     columns = np.clip(xs[:, None, None] + dx[None], 0, view.shape[1] - 1)
     patches = view[rows, columns].astype(np.float32)
+    outer = np.maximum(config.ring_outer * die, radius + 1.0 + config.ring_width)
     ring = ((distance[None] >= radius[:, None, None] + 1.0)
-            & (distance[None] <= config.ring_outer * die) & (mask[rows, columns] == 0))
+            & (distance[None] <= outer[:, None, None]) & (mask[rows, columns] == 0))
     count = ring.sum(axis=(1, 2))
     total = np.maximum(count, 1)
     mean = (patches * ring).sum(axis=(1, 2)) / total
