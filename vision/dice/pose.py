@@ -55,12 +55,17 @@ class PoseConfig:
     """Dice at least this many pixels wide in the image they are read from get
     the ``fine_*`` thresholds.  The high-resolution capture (twice the frame)
     shows the benchmark's dice 40-60 pixels wide, the frame 20-30."""
-    fine_pip_ratio: float = 0.86
-    """``min_pip_ratio`` for dice read at ``fine_die_pixels`` or more.  A flat
-    die's pips are round in the rectified field (its top face is parallel to
-    the board): on renders read from the 2x capture 1 % of flat dice measure
-    below 0.88, 5 % below 0.91; a die tilted ``t`` squashes them to about
-    ``cos(t)`` (0.88 median for tilts of 12-35 degrees)."""
+    fine_squash: tuple[float, float, float, float, float, float] = (
+        0.905, 0.865, 0.915, 0.94, 0.94, 0.87)
+    """Least :func:`squash` of a one, two, ... six read at ``fine_die_pixels``
+    or more.  A flat die's top face is parallel to the board, so in the
+    rectified field its pips are round and a four's or five's corners a square;
+    a die tilted ``t`` squashes both by ``cos(t)`` along its lean (0.97 at 15
+    degrees, 0.91 at 25).  Each value's bound is just under the least a flat
+    die of that value measured on renders from the 2x capture (tuned styles,
+    390 flat dice): twos and sixes scatter most (two pips pool little; a six's
+    pips are close enough to crowd each other's outline), fours and fives
+    least (their corners' square counts too)."""
     fine_squareness: float = 0.83
     """``min_squareness`` for dice read at ``fine_die_pixels`` or more: flat
     fours, fives and sixes measure above 0.85 on renders from the 2x capture
@@ -156,8 +161,10 @@ class PoseConfig:
         if self.fine_band_margin < 0.0 or self.fine_away_min_pips < 1:
             raise ConfigError("dice pose: fine_band_margin at least 0, fine_away_min_pips "
                               "at least 1")
-        if not (0.0 <= self.fine_pip_ratio <= 1.0 and 0.0 <= self.fine_squareness <= 1.0):
-            raise ConfigError("dice pose: fine_pip_ratio and fine_squareness are 0-1")
+        if len(self.fine_squash) != 6 or not all(0.0 <= b <= 1.0 for b in self.fine_squash) \
+                or not 0.0 <= self.fine_squareness <= 1.0:
+            raise ConfigError("dice pose: fine_squash (six bounds, a one's to a six's) and "
+                              "fine_squareness are 0-1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,14 +198,17 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     fine = source_die is not None and source_die >= config.fine_die_pixels
     if fine:
         # a one has no grid to tell its sides by: any blob beside it makes a "side"
-        config = replace(config, min_pip_ratio=config.fine_pip_ratio,
-                         min_squareness=config.fine_squareness,
+        config = replace(config, min_squareness=config.fine_squareness,
                          band_margin=config.fine_band_margin,
                          away_min_pips=config.fine_away_min_pips if face.value > 1
                          else config.away_min_pips)
     ratio = face.frontality
     reasons: list[str] = []
-    if ratio < config.min_pip_ratio:
+    if fine:
+        squashed = squash(face)
+        if squashed < config.fine_squash[face.value - 1]:
+            reasons.append(f"top face squashed ({squashed:.2f})")
+    elif ratio < config.min_pip_ratio:
         reasons.append(f"pips squashed (axis ratio {ratio:.2f})")
     spacing_error: float | None = None
     if face.value > 1:
@@ -228,6 +238,33 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
             reasons.append(f"body fills {fill:.0%} of its rectangle")
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
                 tuple(reasons))
+
+
+def squash(face: Face) -> float:
+    """How squashed the top face looks, 1 for not at all: the axis ratio of the
+    pips' shapes pooled (each pip's ellipse as a unit second-moment tensor,
+    averaged, so that one pip's noise in any direction does not pass for a
+    squash the others do not share), averaged for a four and a five with the
+    second moments of their corners (a square's are round)."""
+    tensor = np.zeros((2, 2))
+    for pip in face.pips:
+        theta = math.radians(pip.angle)  # the short axis
+        short = np.array([math.cos(theta), math.sin(theta)])
+        long = np.array([-short[1], short[0]])
+        ratio = pip.minor / pip.major if pip.major > 0 else 1.0
+        tensor += ratio * ratio * np.outer(short, short) + np.outer(long, long)
+    tensor /= np.trace(tensor)
+    if face.value in (4, 5):
+        points = np.array([(p.x, p.y) for p in face.pips], dtype=np.float64)
+        if face.value == 5:  # the middle pip is no corner
+            middle = np.argmin(np.linalg.norm(points - points.mean(axis=0), axis=1))
+            points = np.delete(points, middle, axis=0)
+        centred = points - points.mean(axis=0)
+        corners = centred.T @ centred
+        if np.trace(corners) > 0.0:
+            tensor = (tensor + corners / np.trace(corners)) / 2.0
+    low, high = np.linalg.eigvalsh(tensor)
+    return float(math.sqrt(max(float(low), 0.0) / float(high))) if high > 0.0 else 1.0
 
 
 def calibrated_height(field_map: FieldMap, image_size: tuple[int, int], field_aspect: float,
@@ -264,9 +301,17 @@ def _side_reasons(face: Face, pips: list[Pip], nadir: tuple[float, float], die: 
     nx, ny = nx / distance, ny / distance
     reach = perspective_reach(distance / field_pixels, die, height)
     reasons = []
-    for side in side_faces(face, pips, config.sides):
+    sides = side_faces(face, pips, config.sides)
+    if face.value == 1:
+        # a one has no grid: each side pip makes its own "side" toward it, so the
+        # pips on sides turned away are counted together
+        away = sum(s.pips for s in sides if s.normal[0] * nx + s.normal[1] * ny
+                   < config.away_limit)
+        if away >= config.away_min_pips:
+            reasons.append(f"side faces turned from the camera show ({away} pips)")
+    for side in sides:
         cos = side.normal[0] * nx + side.normal[1] * ny
-        if cos < config.away_limit and side.pips >= config.away_min_pips:
+        if face.value > 1 and cos < config.away_limit and side.pips >= config.away_min_pips:
             reasons.append(f"a side face turned from the camera shows ({side.pips} pips)")
         elif cos >= config.away_limit and side.band > (
                 max(cos, 0.0) * reach * config.reach_slack + config.band_margin):
