@@ -1,9 +1,12 @@
-"""Checkers on the outer points, their centres within a radius of the field's border."""
+"""Checkers at the field's edges: on the outer points, their centres within a radius of
+the field's border, and on the points next to the bar."""
 
 import cv2
 import numpy as np
 
-from vision.checkers.detect import DetectConfig, expected_radius, find_circles
+from vision.checkers.count import CountConfig, count_checkers
+from vision.checkers.detect import Circle, DetectConfig, expected_radius, find_circles
+from vision.observation import Counts
 from vision.profile import TOURNAMENT
 
 
@@ -30,3 +33,24 @@ def test_a_checker_seen_past_the_outer_points_middle_is_found() -> None:
     radius = expected_radius(TOURNAMENT, 640)
     assert any(abs(c.x - x) < 0.2 * radius and abs(c.y - y) < 0.2 * radius for c in found)
     assert not find_circles(board, TOURNAMENT, DetectConfig(edge_margin=0.7))
+
+
+def test_a_points_checker_set_sideways_towards_the_bar_stays_on_its_point() -> None:
+    """Three light checkers on the point next to the bar (17), the last set 0.2 point
+    widths sideways towards the bar (0.3 from the bar's edge): all three on the point,
+    none on the bar (a margin of 0.35 point widths took it for a bar checker); a checker
+    on the bar's middle is on the bar."""
+    w, h = TOURNAMENT.rectified_size(640)
+    radius = expected_radius(TOURNAMENT, 640)
+    x = TOURNAMENT.point_u(17) * w
+    sideways = 0.2 * TOURNAMENT.point_width * w
+    circles = [Circle(x, radius * 1.05, radius), Circle(x, radius * 3.1, radius),
+               Circle(x + sideways, radius * 5.15, radius), Circle(w / 2.0, h / 2.0 - 2.0 * radius,
+                                                              radius)]
+    light = [True, True, True, False]
+    counted = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(), radius)
+    assert counted.points[17] == Counts(3, 0)
+    assert counted.bar == Counts(0, 1)
+    wide = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(bar_margin=0.35),
+                          radius)
+    assert wide.bar.light == 1

@@ -44,8 +44,11 @@ class CountConfig:
     within ``link`` is no checker at rest (0 keeps every circle)."""
     link: float = 2.6
     """Centres closer than this are in the same stack (touching is 2.0)."""
-    bar_margin: float = 0.35
-    """A centre within this many point widths of the bar's middle is on the bar."""
+    bar_margin: float = 0.2
+    """A centre within this many point widths beyond the bar's edge is on the bar.  Bar
+    checkers lie along its middle; a point's checker next to the bar, set a little
+    sideways, comes within 0.3 point widths of the bar's edge (0.35 took one for a bar
+    checker on the tune renders; 0.15-0.25 read the same)."""
     one_colour: bool = True
     """A point's checkers are all of one colour (a point is never shared): the majority
     decides.  Off, every checker keeps its own colour."""
