@@ -6,8 +6,17 @@ one judgement of its own (etiquette 5, "a false call is worse than a missed
 one"): an illegal board is called only when it is a *plausible mistake*
 with the checkers, a play a person could have made.  Checkers appearing or
 vanishing, the opponent's checkers moving, a board no sequence of moves
-explains, or a tray out of view that cannot tell a borne-off checker from a
-hidden one, are warnings to look.
+explains (unless one checker away from a legal play), or a tray out of view
+that cannot tell a borne-off checker from a hidden one, are warnings to look.
+
+With no tray in view, the mover's checkers missing from the board are taken
+as borne off; when that is no legal play, they may still be hidden or held
+in a hand.  The play is then called only when it is illegal *wherever* the
+missing checkers are: no legal result of the roll fits the board with them
+put back anywhere (on any point or the bar) or borne off.  Bearing off from
+outside the home board, or with a die left unplayed, stays illegal however
+the missing checker is accounted for; a legal play with one checker still
+in a hand does not, and stays a warning.
 """
 
 from dataclasses import dataclass
@@ -27,7 +36,25 @@ UNCLEAR_KINDS: Final = frozenset({FaultKind.COUNT, FaultKind.NOT_MOVERS_CHECKER,
                                   FaultKind.OPPONENT_CHANGED})
 """Faults that say more about the reading than about the player."""
 VAGUE_KINDS: Final = frozenset({FaultKind.UNREACHABLE})
-"""Faults that name no rule: alone, they make a board no plausible mistake."""
+"""Faults that name no rule: alone, they make a board no plausible mistake
+unless it lies close to a legal play (:class:`Plausibility`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plausibility:
+    """When a board the rules engine names no rule for is still a mistake to call."""
+
+    vague_within: int = 1
+    """Checkers to move to turn a board the rules engine can only call
+    ``unreachable`` into a legal result of the roll, at most, for it to be
+    called.  In bearing off, a checker moved a pip too far or too short, or
+    a die left unplayed, often breaks no single nameable rule ("either both
+    dice could be played, or the full value ..."), yet one checker set right
+    makes the play legal: a mistake a person makes.  A board further from
+    every legal play says more about the reading than about the player."""
+
+
+PLAUSIBLE: Final = Plausibility()
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +74,7 @@ class PlayJudgement:
 
 
 def judge_play(before: Position, reading: BoardReading, seating: Seating,
-               dice: tuple[int, int]) -> PlayJudgement:
+               dice: tuple[int, int], plausibility: Plausibility = PLAUSIBLE) -> PlayJudgement:
     """Judge ``before`` (mover on roll) against the board read after the dice were picked up."""
     mover = before.turn
     try:
@@ -62,15 +89,44 @@ def judge_play(before: Position, reading: BoardReading, seating: Seating,
         assert verdict.play is not None
         return PlayJudgement("legal", after, str(verdict.play), play=verdict.play)
     move = describe_change(before, after)
-    if not reading.off_seen and after.off(mover) != before.off(mover):
+    if not reading.off_seen and after.off(mover) != before.off(mover) and (
+            after.off(mover) < before.off(mover) or hidden_could_be_legal(before, after, dice)):
         return PlayJudgement("unclear", after, move,
                              ("checkers are missing from the board and no tray is in view: "
                               "borne off or hidden?",))
-    if any(kind in UNCLEAR_KINDS for kind in verdict.kinds) or \
-            all(kind in VAGUE_KINDS for kind in verdict.kinds):
+    if any(kind in UNCLEAR_KINDS for kind in verdict.kinds) or (
+            all(kind in VAGUE_KINDS for kind in verdict.kinds)
+            and not near_legal(before, after, dice, plausibility.vague_within)):
         return PlayJudgement("unclear", after, move, verdict.reasons)
     return PlayJudgement("illegal", after, move, verdict.reasons,
                          tuple(str(p) or "no move" for p in verdict.closest))
+
+
+def hidden_could_be_legal(before: Position, after: Position, dice: tuple[int, int]) -> bool:
+    """True when some legal result of the roll fits ``after`` with the mover's checkers
+    missing from it (taken as borne off) put back anywhere, or some of them borne off.
+
+    ``after`` counts every mover's checker not on the board as borne off (no
+    tray in view).  A legal result fits when it shows the opponent's checkers
+    as ``after`` does, at least as many of the mover's on every point and on
+    the bar, and no more borne off.
+    """
+    mover = before.turn
+    seen, theirs = after.layout(mover), after.layout(mover.opponent)
+    for legal in before.legal_positions(*dice):
+        if legal.layout(mover.opponent) != theirs:
+            continue
+        counts = legal.layout(mover)
+        if counts[lay.OFF] <= seen[lay.OFF] and all(
+                counts[place] >= seen[place] for place in range(lay.PLACES) if place != lay.OFF):
+            return True
+    return False
+
+
+def near_legal(before: Position, after: Position, dice: tuple[int, int], within: int) -> bool:
+    """True when moving at most ``within`` checkers turns ``after`` into a legal result."""
+    return any(key_distance(after.key, legal.key)[0] <= within
+               for legal in before.legal_positions(*dice))
 
 
 def nearest_legal(before: Position, seen: Position | None,
