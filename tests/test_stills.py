@@ -192,3 +192,25 @@ def test_the_gate_tells_motion_from_its_periodic_full_read() -> None:
     moved = frame.copy()
     moved[300:340, 600:640] = 255 - moved[300:340, 600:640]
     assert (gate.changed(moved), gate.moved) == (True, True)
+
+
+def test_motion_away_from_the_dice_keeps_the_still_reading() -> None:
+    """Checkers moved while the dice lie: the same dice read the same, no new still."""
+    scene = _scene(2)
+
+    class Elsewhere(Film):
+        def __call__(self, seq: int, t: float) -> np.ndarray:
+            image = super().__call__(seq, t)
+            if seq >= 5:  # something changes far from the dice (a checker moved)
+                image[0:48, 0:48] = 255 - image[0:48, 0:48]
+            return image
+
+    film = Elsewhere((0, scene), still_scene=_other_faces(scene))
+    camera = SyntheticCamera(film, fps=10)
+    camera.open()
+    reader = _reader(scene)
+    stills = DiceStills(reader, camera.capture_high_res, StillConfig(settle_frames=2))
+    seen = _run(film, stills, camera, 9)
+    assert reader.moved is False and film.stills == 1
+    still_values = sorted(d.value for d in _other_faces(scene).dice)
+    assert [_values(o) for o in seen[2:]] == [still_values] * 7

@@ -6,11 +6,12 @@ cheap enough for every frame; once dice have come to rest (the motion gate
 has seen no change for ``settle_frames`` frames) the camera is asked for
 one still of the whole view at its higher resolution, and the dice are read
 again from it.  The still's reading then stands for as long as the same dice
-lie there: the stream reader carries it over unchanged frames, and a forced
-re-read of an unchanged board (the gate's periodic full read) that finds the
-same dice in the same places gets the still's values back, so the reported
-dice do not flicker between the two readings.  Any motion ends it: the next
-settled scene gets a still of its own.
+lie there: the stream reader carries it over unchanged frames, and any later
+full read (the gate's periodic one, or after checkers moved while the dice
+lay) that finds the same dice, reading the same faces in the same places as
+when the still was taken, gets the still's values back, so the reported dice
+do not flicker between the two readings.  Other dice (picked up, thrown
+again, moved, or turned over) get a still of their own once they settle.
 
 Why once per throw and not per frame: a still needs a sensor mode switch on
 the Pi cameras (a few tenths of a second, frames are lost meanwhile), and the
@@ -74,9 +75,8 @@ class DiceStills:
         self.config = config or StillConfig()
         self._take_still = take_still
         self._quiet = 0
-        self._taken = False
-        self._frame_dice: tuple[Die, ...] = ()
-        """The frame's own reading of the dice the still was taken of."""
+        self._asked_for: tuple[Die, ...] | None = None
+        """The frame's own reading of the dice a still was last asked for."""
         self._still_dice: tuple[Die, ...] | None = None
         self.stills = 0
         """Stills taken so far (for status and benchmarks)."""
@@ -88,24 +88,19 @@ class DiceStills:
         observation = self.reader.read(frame, t=t)
         if not self.config.enabled:
             return observation
-        if self.reader.moved:
-            self._quiet = 0
-            self._taken = False
-            self._still_dice = None
+        self._quiet = 0 if self.reader.moved else self._quiet + 1
+        if self.reader.fresh and not observation.occluded:
+            if self._asked_for is not None and not self._same(observation.dice, self._asked_for):
+                # Other dice (picked up, thrown again, moved): their own still, once settled.
+                self._asked_for, self._still_dice = None, None
+            elif self._still_dice is not None:
+                # The same dice where they were, the rest of the board may have changed
+                # (checkers moved while the dice lie): the still's reading stands.
+                observation = self.reader.replace_dice(self._still_dice)
+        if (self._asked_for is not None or self._quiet < self.config.settle_frames
+                or not observation.dice or observation.occluded or not observation.board_found):
             return observation
-        if self.reader.fresh and self._still_dice is not None:
-            # The gate's periodic full read (or a re-read while a hand's verdict
-            # settles) of an unchanged board: the still's reading stands if the
-            # frame shows the same dice as when it was taken.
-            if self._same(observation.dice, self._frame_dice):
-                return self.reader.replace_dice(self._still_dice)
-            self._taken = False
-            self._still_dice = None
-        self._quiet += 1
-        if (self._taken or self._quiet < self.config.settle_frames or not observation.dice
-                or observation.occluded or not observation.board_found):
-            return observation
-        self._taken = True
+        self._asked_for = observation.dice
         try:
             still = self._take_still()
         except CameraError as exc:
@@ -117,17 +112,18 @@ class DiceStills:
         read = self.reader.read_dice_from(frame, still)
         if read is None:
             return observation
-        self._frame_dice = observation.dice
         self._still_dice = read.dice
         return read
 
     def _same(self, dice: tuple[Die, ...], before: tuple[Die, ...]) -> bool:
-        """The same dice in the same places (values may differ: that is why the still)."""
+        """The frame reads the same dice in the same places as when the still was asked
+        for (a die turned over where it lay reads another value, or moves)."""
         if len(dice) != len(before):
             return False
         left = list(before)
         for die in dice:
-            near = [d for d in left if math.dist(d.center, die.center) <= self.config.same_die]
+            near = [d for d in left if d.value == die.value
+                    and math.dist(d.center, die.center) <= self.config.same_die]
             if not near:
                 return False
             left.remove(near[0])
