@@ -8,6 +8,7 @@ handled by running the pip finder for dark pips (white, cream, red and
 light-checker-coloured dice) and for light pips (black, dark and red dice).
 """
 
+import itertools
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.faces import Face, FaceConfig, find_faces
+from vision.dice.faces import Face, FaceConfig, find_faces, layout_face
 from vision.dice.pips import Gray, Pip, PipConfig, Polarity, find_pips
 
 Pixel = tuple[float, float]
@@ -45,6 +46,11 @@ class DetectConfig:
     overlap: float = 0.5
     """Faces of opposite polarity closer than this many die edges are one
     die: the one with more pips is kept."""
+    parts: bool = True
+    """When a face of three or more pips fails a check, try the largest part of it
+    that passes (renders: a four taken with two pips of its side face fit a six
+    loosely, which then failed the stray-mark check, and the die was lost).  Parts
+    of a true face fail the stray-mark check on the pips left out."""
     row_tolerance: float = 0.2
     """A two or three whose line goes on, an alike pip one pitch past either end
     (within this fraction of the pitch), is a row of marks, not a die: the three
@@ -70,10 +76,34 @@ def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
     for polarity, candidates in found.items():
         others = [p for other, ps in found.items() if other != polarity for p in ps]
         pips = [p for p in candidates if not _holds(p, others)]
-        faces.extend(f for f in find_faces(pips, polarity, config.faces, nadir)
-                     if _plausible(f, config) and not in_row(f, pips, config)
-                     and clean_face(gray, f, config, die_pixels))
+        for face in find_faces(pips, polarity, config.faces, nadir):
+            if _kept(face, pips, gray, config, die_pixels):
+                faces.append(face)
+            elif config.parts and face.value >= 3:
+                part = _part(face, pips, gray, config, die_pixels)
+                if part is not None:
+                    faces.append(part)
     return _one_per_die(faces, config)
+
+
+def _kept(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,
+          die_pixels: float | None) -> bool:
+    return (_plausible(face, config) and not in_row(face, pips, config)
+            and clean_face(gray, face, config, die_pixels))
+
+
+def _part(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,
+          die_pixels: float | None) -> Face | None:
+    """The largest layout of part of a refused face's pips (two at least) that passes
+    every check, the best fitting of that size: a die's top face grouped with pips of
+    its side face fits a bigger layout loosely and then has those on its face."""
+    for n in range(face.value - 1, 1, -1):
+        fits = [f for f in (layout_face(list(c), face.polarity, config.faces)
+                            for c in itertools.combinations(face.pips, n)) if f is not None]
+        for fit in sorted(fits, key=lambda f: f.misfit):
+            if _kept(fit, pips, gray, config, die_pixels):
+                return fit
+    return None
 
 
 def face_box(face: Face) -> Box:
