@@ -210,3 +210,18 @@ def test_rendered_dice_cocked_15_and_25_degrees_read_from_a_2x_capture_are_cocke
     read, cocked = rendered_hires(25.0, (0.0, 180.0, 90.0, 270.0))
     assert read >= 100  # of 120
     assert cocked >= 0.7 * read
+
+
+def test_two_rows_of_side_pips_bound_the_band_from_their_spread() -> None:
+    from vision.dice.sides import side_faces
+
+    face = face_of(4, 0.0)
+    # slivers across the right-hand edge (short axis along x), 0.58 and 0.83 die
+    # edges right of the centre: the farther alone says 0.44, the two rows 0.48
+    near = Pip(123.2, 104.0, 5.0, 8.0, 3.0, 0.0, 120.0, 230.0)
+    far = Pip(133.2, 96.0, 5.0, 8.0, 3.0, 0.0, 120.0, 230.0)
+    (one,) = side_faces(face, [far])
+    (both,) = side_faces(face, [near, far])
+    assert one.band == pytest.approx((0.83 - 0.5) / 0.75)
+    assert both.band == pytest.approx((0.83 - 0.58) / 0.52)
+    assert both.pips == 2

@@ -66,6 +66,11 @@ class SideConfig:
     """The farthest a pip lies across its face, as a fraction of the face (the
     rows of a four, five or six): a pip ``d`` past the top face's edge shows a
     band at least ``d / far_row`` wide."""
+    row_span: float = 0.52
+    """The farthest apart two rows of pips lie across a face, as a fraction of
+    the face (a six's outer rows): two pips of one side face ``s`` apart across
+    its edge show a band at least ``s / row_span`` wide, which is more than
+    the farther pip alone says when the face is turned toward the camera."""
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_ratio <= 1.0:
@@ -167,8 +172,9 @@ def side_faces(face: Face, pips: list[Pip], config: SideConfig = SideConfig()) -
         if _turn(pip.angle, math.degrees(math.atan2(normal[1], normal[0]))) > config.max_turn:
             continue
         key = (round(normal[0], 6), round(normal[1], 6))
-        bands.setdefault(key, []).append((along - 0.5) / config.far_row)
-    return [Side(normal, max(found), len(found))
+        bands.setdefault(key, []).append(along)
+    return [Side(normal, max((max(found) - 0.5) / config.far_row,
+                             (max(found) - min(found)) / config.row_span), len(found))
             for normal, found in bands.items()]
 
 
