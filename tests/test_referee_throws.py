@@ -302,7 +302,7 @@ def test_a_roll_never_seen_is_inferred_when_the_opponent_throws(seating: Seating
     assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
 
 
-def test_a_roll_never_seen_that_several_rolls_fit_stays_a_warning() -> None:
+def test_a_roll_never_seen_that_several_rolls_fit_is_no_roll_but_the_game_goes_on() -> None:
     seating = SEATINGS[3]
     script, position = _to_roll(seating)
     dark = position.with_turn(DARK)
@@ -313,7 +313,12 @@ def test_a_roll_never_seen_that_several_rolls_fit_stays_a_warning() -> None:
     script.stable(after)
     script.throw(after, LIGHT, (3, 1), spot=2)
     referee, events = run(Referee.new(), script.inputs)
-    assert names(events)[-2:] == ["warning:moved", "warning:moved"]
+    # No roll is recorded for dark; light's throw says whose turn it is, and the game
+    # goes on from the board as it stands (a look warning, never a call).
+    assert names(events)[-4:] == ["warning:moved", "warning:moved", "warning:look", "roll"]
     assert "the board fits " + ", ".join(f"{h}-{lo}" for h, lo in fits) in \
-        events[-1].data["detail"]
-    assert referee.game.turn == DARK and referee.stage is Stage.ROLL
+        events[-3].data["detail"]
+    assert events[-2].data["resync"] is True
+    assert events[-1].player == "light" and events[-1].data == {"dice": [3, 1]}
+    assert referee.game.turn == LIGHT and referee.stage is Stage.PLAY
+    assert referee.game.position == after.with_turn(LIGHT) and referee.divergences

@@ -167,6 +167,18 @@ class Referee:
     """Whose void throw still lies on the board (their call light blinks)."""
     parked: tuple[Die, ...] = ()
     """Dice seen beside the field on a quiet board (an idle pair), never a throw."""
+    fixtures: tuple[Die, ...] = ()
+    """What the camera took for dice on the field while the board was being set up
+    (a hinge, a mark, a die left lying): never part of a throw, by place alone."""
+    setup_dice: tuple[Die, ...] = ()
+    """SETUP: the dice on the field in the last board seen not yet set up."""
+    resynced: bool = False
+    """The position was taken from the board as the camera saw it (out of step), not
+    from the record, and no play has been judged since: the board may have caught
+    a play half-way or been misread, so the next play is no ground for a call."""
+    rereads: tuple[tuple[int, int], ...] = ()
+    """PLAY: (value recorded, value read) for each time one of the mover's dice was read
+    with another value where it lay: the roll itself may have been misread."""
     glimpsed: tuple[int, ...] = ()
     """ROLL: the values of a throw's dice that were seen when not both were readable."""
     call: CallWindow | None = None
@@ -286,6 +298,8 @@ class Referee:
             return self
         state = self._forget_picked_up(observation)
         seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
+        seen = tuple(d for d in seen if d.side is None or not any(
+            _same_place(d, f, self.settings.die_tolerance) for f in state.fixtures))
         state, seen = state._park(seen)
         match state.stage:
             case Stage.SETUP:
@@ -349,7 +363,8 @@ class Referee:
         except BoardReadError as exc:
             differences: tuple[str, ...] = (str(exc),)
             out.warn("setup", "set up the board: " + differences[0], differences=differences)
-            return replace(self, setup_differences=differences, message="SET UP BOARD")
+            return replace(self._fixtures(seen), setup_differences=differences,
+                           message="SET UP BOARD")
         except SetUpError as exc:
             seating_played = self._missed_start(observation, reading)
             if seating_played is not None:
@@ -357,9 +372,28 @@ class Referee:
                 return state._missed_opening(observation, out)
             out.warn("setup", "set up the board: " + "; ".join(exc.differences),
                      differences=exc.differences)
-            return replace(self, setup_differences=exc.differences, message="SET UP BOARD")
+            return replace(self._fixtures(seen), setup_differences=exc.differences,
+                           message="SET UP BOARD")
         state = self._start_game(seating, out)
-        return state._opening(observation, seen, out)
+        tolerance = self.settings.die_tolerance
+        lying = tuple(d for d in seen if d.side is not None and any(
+            _same_place(d, e, tolerance) for e in self.setup_dice))
+        if lying and sorted(str(d.side) for d in seen) != ["left", "right"]:
+            # A die that lay there before the board was set up, and no opening pair.
+            state = replace(state, fixtures=(*state.fixtures, *lying)[-PARKED:])
+            seen = tuple(d for d in seen if d not in lying)
+        return replace(state, setup_dice=())._opening(observation, seen, out)
+
+    def _fixtures(self, seen: tuple[Die, ...]) -> "Referee":
+        """SETUP, the board not set up yet: a die on the field that stays where it lay
+        while the board changes around it is no die of a throw (a hinge or a mark the
+        camera takes for one, a die left lying) and is set aside by place for good.
+        A die seen once may be an opening die thrown onto a board misread as not set up."""
+        tolerance = self.settings.die_tolerance
+        on_field = tuple(d for d in seen if d.side is not None)
+        stayed = [d for d in on_field if any(_same_place(d, e, tolerance)
+                                             for e in self.setup_dice)]
+        return replace(self, fixtures=(*self.fixtures, *stayed)[-PARKED:], setup_dice=on_field)
 
     def _missed_start(self, observation: Observation, reading: BoardReading) -> Seating | None:
         """The seating under which the board is one opening play from the start, if exactly one.
@@ -442,6 +476,7 @@ class Referee:
         out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
                  tie=False)
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
+                       rereads=(),
                        message=_play_message(session.game), before_roll=state.session)
 
     def _missed_opening(self, observation: Observation, out: "_Out") -> "Referee":
@@ -533,7 +568,7 @@ class Referee:
                              "as it stands", resync=True)
             state = self._diverge(board, "no opening roll was seen; the game went on "
                                          "from the board as the camera saw it")
-            state = replace(state, stage=Stage.ROLL, glimpsed=())
+            state = replace(state, stage=Stage.ROLL, glimpsed=(), resynced=True)
         if state.stage is not Stage.ROLL or state.game.turn != thrower:
             return state  # pragma: no cover - a recorded opening play passes the turn
         return state._throw(thrower, seen, out)
@@ -577,8 +612,30 @@ class Referee:
             # the wrong half is not what this looks like: never a call here.
             state = state._infer_roll(observation, out)
             if state.game.turn == game.turn:
-                return state
+                if state.call is not None or not _a_throw(seen):
+                    return state
+                # No roll explains the board (or more than one): the opponent's
+                # throw still says whose turn it is.
+                state = state._resync(observation, game.turn.opponent, out)
         return state._throw(state.game.turn, seen, out)
+
+    def _resync(self, observation: Observation, thrower: Player, out: "_Out") -> "Referee":
+        """Out of step: ``thrower`` has thrown on a board the record cannot explain.
+
+        The camera missed a throw or a play (or read one wrongly) and the game
+        went on.  The game goes on from the board as it stands, ``thrower`` to
+        play: a ``look`` warning with ``resync``, and the record notes the
+        divergence.  Never a call (etiquette 5).  The caller has read the board.
+        """
+        assert self.seating is not None
+        board = position_of(read_board(observation), self.seating, thrower)
+        out.warn("look", f"{colour_name(thrower)} has thrown, but the board is not where the "
+                         "record has it: play goes on from the board as it stands",
+                 resync=True)
+        state = self._diverge(board, "the camera lost the thread; the game went on from "
+                                     "the board as the camera saw it")
+        return replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
+                       call=None, before_roll=None, resynced=True)
 
     def _board_readable(self, observation: Observation) -> bool:
         assert self.seating is not None
@@ -624,6 +681,7 @@ class Referee:
             return state
         out.emit("roll", colour_name(player), dice=list(verdict))
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
+                       rereads=(),
                        message=_play_message(session.game), before_roll=state.session)
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
@@ -733,19 +791,40 @@ class Referee:
             # A die pushed aside by a hand or a checker is the same die in a new place.
             still_gone = split_dice(gone, fresh, NUDGE * tolerance)[1]
             return replace(self, dice_down=(*kept, *fresh, *still_gone))
+        state = self
+        reread = _by_place(fresh, gone, tolerance)
+        if reread:
+            # A die where one of the mover's lay, read with another value (or now
+            # cocked): that die read again, no fresh throw.  Its values are kept: the
+            # roll itself may have been misread.
+            fresh = tuple(d for d in fresh if all(d is not new for new, _ in reread))
+            pairs = tuple((old.value, new.value) for new, old in reread
+                          if old.value is not None and new.value is not None
+                          and old.value != new.value)
+            still_gone = tuple(g for g in gone if all(g is not old for _, old in reread))
+            state = replace(self, dice_down=(*kept, *(new for new, _ in reread), *still_gone),
+                            rereads=(*self.rereads, *pairs))
+            kept = (*kept, *(new for new, _ in reread))
         if not fresh:
             # Some dice out of sight (a hand, one die picked up) are still the
             # mover's: one that shows again where it lay is no fresh throw.
-            return self if kept else self._final(observation, (), out)
+            return state if kept else state._final(observation, (), out)
         mover = self.game.turn
         if kept and not self._early_allowed(observation):
+            if not _a_throw(fresh):
+                # One die, or dice strewn over both halves or off the field, while the
+                # mover's lie there: no throw to call (the camera may have taken
+                # something for a die, or read one of the mover's elsewhere).
+                out.warn("dice", f"{len(fresh)} more dice seen while "
+                                 f"{colour_name(mover)}'s dice are still down")
+                return state
             out.emit("reroll", colour_name(mover.opponent), reason="early",
                      die=die_json(fresh[0]),
                      detail=f"{colour_name(mover)} has not picked up the dice yet")
             out.beeps += 1
-            return replace(self, ignored=(*self.ignored, *fresh), message="ROLL AGAIN",
+            return replace(state, ignored=(*state.ignored, *fresh), message="ROLL AGAIN",
                            void_by=mover.opponent)
-        return self._final(observation, fresh, out)
+        return state._final(observation, fresh, out)
 
     def _early_allowed(self, observation: Observation) -> bool:
         """Etiquette 4's exceptions: the mover's play was forced, or a bear-off race."""
@@ -776,12 +855,22 @@ class Referee:
         if judgement.kind == "unclear":
             nearest = nearest_legal(game.position, judgement.after, game.dice) if fresh else None
             if nearest is None:
+                thrower = game.turn.opponent
+                if reading is not None and _a_throw(fresh) and \
+                        fresh[0].side == thrower_half(self.seat(thrower)) and \
+                        self._board_readable(observation):
+                    # The opponent has thrown on a board no play explains: go on from it.
+                    return state._resync(observation, thrower, out)._throw(thrower, fresh, out)
                 return state
             # The opponent has thrown: the play is over.  A board one checker
             # off a single legal play is that play misread, never a call.
             judgement = nearest
             out.warn("look", "the board was not read clearly: taken as "
                              f"{nearest.move or 'no move'}", move=nearest.move)
+        if judgement.kind == "illegal" and reading is not None and self.rereads:
+            state, judgement = state._reread_roll(reading, judgement, out)
+            game = state.game
+            assert game.dice is not None
         if judgement.kind == "illegal" and judgement.after is not None and \
                 judgement.after.key == game.position.key and self.before_roll is not None:
             # Dice picked up with nothing moved, when something could move: a
@@ -797,7 +886,18 @@ class Referee:
             if stage is Stage.OPENING:
                 return state._opening(observation, fresh, out)
             return state._roll(observation, fresh, out)
-        if judgement.kind == "legal":
+        if judgement.kind == "illegal" and self.resynced and judgement.after is not None:
+            # Judged from a board taken as it stood: it may have caught this play
+            # half-way.  A look, and the game goes on from the board as it is now.
+            out.warn("look", f"{colour_name(game.turn)}'s play {judgement.move} is judged "
+                             "from a board taken as the camera saw it: not called; play goes "
+                             "on from the board as it stands", move=judgement.move, resync=True)
+            state = state._diverge(judgement.after.with_turn(game.turn.opponent),
+                                   "the camera lost the thread; the game went on from the "
+                                   "board as the camera saw it")
+            state = replace(state, stage=Stage.ROLL, message="", last_move=judgement.move,
+                            rereads=(), before_roll=None)
+        elif judgement.kind == "legal":
             state = state._record_play(judgement, out)
         elif self.settings.mode == "strict" or (
                 judgement.after is not None and judgement.after.winner() is not None):
@@ -811,6 +911,40 @@ class Referee:
             out.warn("dice", "the position must be put right before the next throw")
             return replace(state, ignored=(*state.ignored, *fresh))
         return state
+
+    def _reread_roll(self, reading: BoardReading, judgement: PlayJudgement,
+                     out: "_Out") -> tuple["Referee", PlayJudgement]:
+        """An illegal play with dice that were read with other values while they lay.
+
+        The vision misreads a die now and then (a 6 for a 3); a new reading of
+        the same die where it lay is a sign of it.  When exactly one roll made
+        of the values read makes the board a legal play, that was the roll
+        (a ``dice`` warning says so) and the play is legal: a play is called on
+        dice that were read one way only, never on a reading in doubt.
+        """
+        game = self.game
+        before = self.before_roll
+        assert game.dice is not None and self.seating is not None
+        if before is None or before.game.phase is not Phase.ROLL:
+            return self, judgement
+        rolls = set()
+        for old, new in self.rereads:
+            for i in (0, 1):
+                if game.dice[i] == old:
+                    other = game.dice[1 - i]
+                    rolls.add((max(new, other), min(new, other)))
+        rolls.discard((max(game.dice), min(game.dice)))
+        fits = sorted(r for r in rolls if judge_play(game.position, reading, self.seating,
+                                                     r).kind == "legal")
+        if len(fits) != 1:
+            return self, judgement
+        roll = fits[0]
+        read = "-".join(map(str, game.dice))
+        out.warn("dice", f"the dice were read {read} and, where they lay, also "
+                         f"{roll[0]}-{roll[1]}: the play fits {roll[0]}-{roll[1]}",
+                 dice=list(roll))
+        state = replace(self, session=before.apply(Roll(game.turn, roll)), rereads=())
+        return state, judge_play(game.position, reading, self.seating, roll)
 
     def _lenient(self, observation: Observation) -> Position | None:
         """The board as read, checkers missing and all (None when not even that)."""
@@ -830,7 +964,8 @@ class Referee:
                  dice=list(game.dice), position_id=_position_id(judgement))
         state = replace(self, session=session, stage=Stage.ROLL,
                         undo_point=Snapshot(self.session, self.divergences),
-                        restored=False, message="", last_move=judgement.move)
+                        restored=False, message="", last_move=judgement.move, resynced=False,
+                        rereads=())
         return state._after_result(len(self.session.games), out)
 
     def _call_now(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
@@ -958,6 +1093,28 @@ class _Out:
 
     def warn(self, reason: str, detail: str, **data: Any) -> None:
         self.emit("warning", None, reason=reason, detail=detail, **data)
+
+
+def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
+              tolerance: float) -> list[tuple[Die, Die]]:
+    """(fresh die, gone die) pairs lying at the same place, whatever their values
+    (closest first, one to one)."""
+    pairs = sorted((math.dist(f.center, g.center), i, j) for i, f in enumerate(fresh)
+                   for j, g in enumerate(gone) if _same_place(f, g, tolerance))
+    out: list[tuple[Die, Die]] = []
+    used_f: set[int] = set()
+    used_g: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used_f and j not in used_g:
+            used_f.add(i)
+            used_g.add(j)
+            out.append((fresh[i], gone[j]))
+    return out
+
+
+def _a_throw(dice: tuple[Die, ...]) -> bool:
+    """Two dice on the field in one half: what a throw leaves (etiquette 1)."""
+    return len(dice) == 2 and dice[0].side is not None and dice[0].side == dice[1].side
 
 
 def _same_place(a: Die, b: Die, tolerance: float) -> bool:
