@@ -15,9 +15,9 @@ Prints one table per data set:
 - rendered boards (``vision.synth``, when it is there): value accuracy,
   recall of dice at least 90 % visible, false dice (reported where there is
   none: a die found on a partly hidden die is neither found nor false, and
-  counted apart), cocked recall and false-alarm rate, on-checker accuracy with
-  a checker mask drawn from the truth; boards and checkers of
-  ``bench/vision_accuracy.py``'s HELD_OUT styles on their own row;
+  counted apart), cocked recall and false-alarm rate (also per split),
+  on-checker accuracy with a checker mask drawn from the truth; boards and
+  checkers of ``bench/vision_accuracy.py``'s HELD_OUT styles on their own row;
   ``--hires`` renders each scene a second time at twice the size and reads the
   dice from it; ``--dump DIR`` writes a crop of every miss, misread and false
   die.
@@ -158,6 +158,7 @@ def synth(n: int, seed: int, hires: bool, dump: Path | None = None) -> None:
     tallies = {"tuned": Tally(), "held-out": Tally()}
     hidden_found = hidden = 0
     cocked = cocked_hit = flat = flat_alarm = on_total = on_ok = 0
+    poses = {name: [0, 0, 0, 0] for name in tallies}  # cocked, called cocked, flat, called cocked
     for index in range(n):
         scene = random_scene(rng)
         frame, truth = render(scene)
@@ -206,12 +207,15 @@ def synth(n: int, seed: int, hires: bool, dump: Path | None = None) -> None:
             near = [x for x in dice if math.dist(x.center, d.center) <= 15.0]
             if not near:
                 continue
+            split = poses["held-out" if held else "tuned"]
             if d.flat:
                 flat += 1
                 flat_alarm += not near[0].flat
+                split[2], split[3] = split[2] + 1, split[3] + (not near[0].flat)
             else:
                 cocked += 1
                 cocked_hit += not near[0].flat
+                split[0], split[1] = split[0] + 1, split[1] + (not near[0].flat)
             on_total += 1
             on_ok += near[0].on_checker == d.on_checker
         if dump is not None:
@@ -246,6 +250,10 @@ def synth(n: int, seed: int, hires: bool, dump: Path | None = None) -> None:
           "neither found nor false")
     print(f"cocked recall {cocked_hit}/{cocked}, flat false alarms {flat_alarm}/{flat}, "
           f"on-checker right {on_ok}/{on_total} (dice found)")
+    print("  by split: " + "; ".join(
+        f"{name} cocked {c_hit}/{c_all}, flat false alarms {f_hit}/{f_all}"
+        for name, (c_all, c_hit, f_all, f_hit) in poses.items())
+        + " (bench/dice_pose_accuracy.py: scenes with a cocked die each, by tilt)")
 
 
 def header(title: str) -> str:
