@@ -27,11 +27,12 @@ from tests.referee_streams import (
     die,
     half_of,
     names,
+    observe,
     run,
     shifted,
     throw,
 )
-from vision.observation import Die
+from vision.observation import Counts, Die, Observation
 
 CALLS = {"illegal_play", "reroll", "call_upheld"}
 
@@ -208,3 +209,55 @@ def test_a_mark_taken_for_a_die_while_the_board_is_set_up_is_never_a_throw(
         "game_start", "opening_roll", "play", "roll"]
     assert events[-1].player == "dark" and events[-1].data == {"dice": [6, 2]}
     assert referee.stage is Stage.PLAY
+
+
+def _checker_missed(position: Position, seating: Seating, dice: tuple[Die, ...]
+                    ) -> Observation:
+    """The board with one of light's checkers not seen (tray in view: 14 light in all)."""
+    seen = observe(position, seating, dice)
+    points = list(seen.points)
+    index = next(i for i, c in enumerate(points) if c.light)
+    points[index] = Counts(points[index].light - 1, points[index].dark)
+    return replace(seen, points=tuple(points))
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_the_movers_dice_lost_for_a_moment_on_an_unclear_board_stay_the_movers(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    dice = script.throw(dark, DARK, (6, 2), spot=1)
+    play = parse_play(dark, "24/18 13/11", 6, 2)
+    after = dark.result_of(play)
+    script.stable(after, dice)
+    # The dice are not seen for a moment, on a board with a checker missed; then
+    # they show again where they lay, and only then are they picked up.
+    script.observation(_checker_missed(after, seating, ()))
+    script.stable(after, dice)
+    script.stable(after)
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-2:] == ["warning:look", "play"]
+    assert events[-1].data["legal"] is True and events[-1].data["move"] == str(play)
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_after_a_resync_the_next_throw_names_the_thrower_whatever_the_turn_guessed(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    played = dark.result_of(parse_play(dark, "13/7 13/11", 6, 2))
+    seen = shifted(played, "11/10")
+    light = seen.with_turn(LIGHT)
+    # Light had played 4-1 in full before the camera saw light's dice settle: the
+    # resync takes that board, and the pick-up looks like nothing moved.
+    after = shifted(shifted(light, "8/7").with_turn(LIGHT), "13/9")
+    dice = script.throw(after, LIGHT, (4, 1), spot=2)
+    script.stable(after)
+    # Dark throws next, into dark's half.
+    dark_dice = script.throw(after.with_turn(DARK), DARK, (5, 3), spot=1)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-2:] == ["warning:look", "roll"]
+    assert events[-1].player == "dark" and events[-1].data == {"dice": [5, 3]}
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
+    assert referee.dice_down == dark_dice and dice

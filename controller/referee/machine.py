@@ -606,6 +606,12 @@ class Referee:
             out.warn("look", f"dice in {colour_name(game.turn.opponent)}'s half while the "
                              "checkers cannot be accounted for")
             return state
+        if all(d.side == opponent_half for d in seen) and self.resynced and _a_throw(seen) \
+                and self.call is None:
+            # Out of step since the last resync, with no play judged since: the turn
+            # the referee has is a guess, and the dice say whose throw it is.
+            state = state._resync(observation, game.turn.opponent, out)
+            return state._throw(state.game.turn, seen, out)
         if all(d.side == opponent_half for d in seen) and self._board_moved(observation):
             # The player on turn played with dice the camera did not see (in
             # full); the opponent's throw shows that play is over.  A throw in
@@ -861,7 +867,9 @@ class Referee:
                         self._board_readable(observation):
                     # The opponent has thrown on a board no play explains: go on from it.
                     return state._resync(observation, thrower, out)._throw(thrower, fresh, out)
-                return state
+                # Not judged yet: the mover's dice stay the mover's (a die the camera
+                # lost for a moment and sees again where it lay is no fresh throw).
+                return self
             # The opponent has thrown: the play is over.  A board one checker
             # off a single legal play is that play misread, never a call.
             judgement = nearest
