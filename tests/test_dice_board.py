@@ -131,13 +131,27 @@ def test_a_blurred_small_six_is_read_with_the_stricter_pip_threshold() -> None:
     assert sorted(v or 0 for v, _ in before) == [5]
 
 
-@pytest.mark.parametrize("index", [88, 139])
-def test_a_glint_on_a_checkers_rim_is_no_one(index: int) -> None:
-    truth, now, before = rendered(3, index)
-    assert len(now) == len(truth)
-    for value, centre in truth:
-        assert any(v == value and math.dist(c, centre) < 10 for v, c in now)
+@pytest.mark.parametrize(("index", "test"), [(88, "roundness"), (88, "rim"),
+                                             (139, "roundness")])
+def test_a_glint_on_a_checkers_rim_is_no_one(index: int, test: str) -> None:
+    # a one's pip is round, and a die's centre is not just outside a checker (the
+    # checker mask drawn from the truth): either refuses the first glint alone, the
+    # roundness the second (1.16 checker radii from its centre, past the rim's reach)
+    def only(config: BoardDiceConfig) -> BoardDiceConfig:
+        if test == "roundness":
+            return replace(config, rim_reach=0.0)
+        return replace(config, detect=replace(config.detect, lone_min_ratio=0.5))
+
+    truth, now, _ = rendered(3, index)
+    _, _, alone = rendered(3, index, before=only)
+    _, _, before = rendered(3, index, before=lambda c: replace(
+        c, rim_reach=0.0, detect=replace(c.detect, lone_min_ratio=0.5)))
+    for read in (now, alone):
+        assert len(read) == len(truth)
+        for value, centre in truth:
+            assert any(v == value and math.dist(c, centre) < 10 for v, c in read)
     assert len(before) == len(truth) + 1  # the glint read as a one
+
 
 
 def test_a_one_on_a_small_die_is_proposed() -> None:
@@ -159,3 +173,13 @@ def test_a_one_on_a_small_die_is_proposed() -> None:
     dice = read_board_dice(image, FULL, TOURNAMENT, config=config)
     assert [d.value for d in dice] == [1]
     assert math.dist(dice[0].center, (150.0, 300.0)) < 3
+
+
+def test_a_blurred_one_read_from_the_frame_is_a_die_of_the_right_size() -> None:
+    # green-felt, black dice 15 pixels wide read from the 1280x720 frame: blur grows
+    # the one's pip, which alone tells its die's size, to a die 1.6 times too big
+    truth, now, before = rendered(11, 47, hires=False, before=lambda c: replace(
+        c, one_size_tolerance=c.size_tolerance))
+    assert sorted(v for v, _ in truth) == [1, 1]
+    assert sorted(v or 0 for v, _ in now) == [1, 1]
+    assert len(before) < 2

@@ -62,6 +62,16 @@ class BoardDiceConfig:
     size_tolerance: float = 0.5
     """Faces whose estimated die edge is off the expected one by more than
     this fraction are not dice (a checker's marking, a point's tip)."""
+    rim_reach: float = 0.2
+    """With a checker mask: a lone pip off the checkers but within this many die edges
+    of one is a glint on a checker's rim, not a one (renders: the glints lie 0.1 die
+    edges or less outside the checkers' top faces and were most of the false dice
+    left; a die beside a checker has its centre half a die or more from it, one
+    cocked partly onto a checker a quarter die)."""
+    one_size_tolerance: float = 0.75
+    """The same for a one, whose die is told by its pip alone (4.4 pips): blur grows a
+    small pip by a pixel or two all round, and read from a 1280x720 frame the one of a
+    15-pixel die made a die 1.55-1.75 times too big (renders: 7 of 27 misses)."""
     field_margin: float = 0.02
     """Dice may lie this far (in field widths) past the field's edges."""
     bar_ones: bool = False
@@ -154,7 +164,8 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     """The die a face found in a window shows, or None when it is no die of this board
     (the wrong size, off the field, a lone blob on the bar).  ``camera_height`` (field
     widths) and ``scale`` (of the image read over ``field_map``'s) serve the pose test."""
-    if abs(face.die_size / config.die_pixels - 1.0) > config.size_tolerance:
+    tolerance = config.one_size_tolerance if face.value == 1 else config.size_tolerance
+    if abs(face.die_size / config.die_pixels - 1.0) > tolerance:
         return None
     u, v = uv
     m = config.field_margin
@@ -169,9 +180,25 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                   source_die=math.sqrt(box[2] * box[3]) * scale)
     on = False
     if checker_mask is not None:
+        if face.value == 1 and _by_a_rim(centre, max(box[2], box[3]), checker_mask,
+                                         config.rim_reach):
+            return None
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
     return BoardDie(die, (u, v), pose.reasons)
+
+
+def _by_a_rim(centre: tuple[float, float], die: float, mask: npt.NDArray[np.generic],
+              reach: float) -> bool:
+    """True when ``centre`` lies off the checkers but within ``reach`` die edges of one
+    (any of eight points that far around it on the mask)."""
+    height, width = mask.shape[:2]
+    points = [(centre[0], centre[1])] + [
+        (centre[0] + reach * die * math.cos(a), centre[1] + reach * die * math.sin(a))
+        for a in np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)]
+    on = [0 <= round(x) < width and 0 <= round(y) < height and mask[round(y), round(x)] != 0
+          for x, y in points]
+    return not on[0] and any(on[1:])
 
 
 def _row_goes_on_outside(face: Face, shape: tuple[int, ...], origin: tuple[float, float],
