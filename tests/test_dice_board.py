@@ -21,8 +21,8 @@ from vision.synth.render import render
 from vision.synth.styles import by_name
 
 
-def pip(x: float, y: float, size: float = 8.0) -> Pip:
-    return Pip(x, y, size, size, size, 0.0, 120.0, 230.0)
+def pip(x: float, y: float, size: float = 8.0, contrast: float = 120.0) -> Pip:
+    return Pip(x, y, size, size, size, 0.0, contrast, 230.0)
 
 
 def test_a_two_whose_line_goes_on_is_a_row_of_marks() -> None:
@@ -36,6 +36,8 @@ def test_a_two_whose_line_goes_on_is_a_row_of_marks() -> None:
     assert not in_row(two, [*two.pips, pip(140.0, 100.0)])
     assert not in_row(two, [*two.pips, pip(150.0, 150.0)])
     assert not in_row(two, [*two.pips, pip(140.0, 140.0, size=3.0)])
+    # a faint pip (of a cocked two's side face) in line is not a row's next mark
+    assert not in_row(two, [*two.pips, pip(140.0, 140.0, contrast=50.0)])
     # the other pips given in a window whose pixel (0, 0) is the face's (-30, -30)
     assert in_row(two, [pip(170.0, 170.0)], DetectConfig(), shift=(30.0, 30.0))
     four = layout_face([pip(100.0, 100.0), pip(120.0, 100.0), pip(100.0, 120.0),

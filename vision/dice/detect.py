@@ -60,6 +60,9 @@ class DetectConfig:
     row_size_ratio: float = 1.5
     """The pip going on a row is at most this much bigger or smaller than the
     face's (screws of one hinge are alike)."""
+    row_contrast: float = 0.5
+    """... and contrasts at least this fraction as much as the face's pips (a faint
+    pip of a cocked two's side face can lie in line with the two)."""
 
 
 def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
@@ -184,6 +187,7 @@ def in_row(face: Face, pips: list[Pip], config: DetectConfig = DetectConfig(),
     pitch = math.dist(ends[0], ends[1]) / (face.value + 1)  # the ends are a pitch past
     reach = config.row_tolerance * pitch
     size = face.pip_size
+    contrast = statistics.median([p.contrast for p in face.pips])
     members = {(p.x + shift[0], p.y + shift[1]) for p in face.pips}
     for x, y in ends:
         target = (x + shift[0], y + shift[1])
@@ -191,6 +195,8 @@ def in_row(face: Face, pips: list[Pip], config: DetectConfig = DetectConfig(),
             if any(math.dist(pip.x_y, m) < 0.5 * pip.diameter for m in members):
                 continue
             if max(pip.major, size) > config.row_size_ratio * min(pip.major, size):
+                continue
+            if pip.contrast < config.row_contrast * contrast:
                 continue
             if math.dist(pip.x_y, target) <= reach:
                 return True
