@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.shared_data import shared_file
-from vision.checkers.colours import learn_model, split_colours
+from vision.checkers.colours import ColourConfig, learn_model, split_colours
 from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.reader import CheckerConfig, read_checkers
@@ -251,6 +251,26 @@ def test_a_trays_fifteen_put_a_one_colour_frame_the_right_way_round() -> None:
     never = CheckerConfig(count=CountConfig(tray_tolerance=-1))
     assert read_checkers(board, TOURNAMENT, off=Counts(0, 15), config=never).points[3] \
         == Counts(0, 1)
+
+
+def test_a_tray_does_not_turn_plainly_white_checkers() -> None:
+    """White checkers alone on the board with a tray read as fifteen light (a rimmed
+    black set's light edges): the faces are plainly light, the tray's guess is not."""
+    w, h = TOURNAMENT.rectified_size(640)
+    board = np.full((h, w, 3), (60, 110, 70), dtype=np.uint8)
+    radius = expected_radius(TOURNAMENT, 640)
+    for index in (0, 3, 14):
+        x, y = TOURNAMENT.point_u(index) * w, radius * 1.04
+        y = y if index >= 12 else h - y
+        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (232, 235, 235), -1,
+                   cv2.LINE_AA)
+        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (170, 175, 178), 2,
+                   cv2.LINE_AA)
+    kept = read_checkers(board, TOURNAMENT, off=Counts(15, 0))
+    assert [kept.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
+    loose = CheckerConfig(colours=ColourConfig(weak_guess=(0.0, 256.0)))
+    turned = read_checkers(board, TOURNAMENT, off=Counts(15, 0), config=loose)
+    assert [turned.points[i] for i in (0, 3, 14)] == [Counts(0, 1)] * 3
 
 
 @pytest.mark.parametrize(("light", "dark"), [(5, 3), (15, 0), (1, 12)])

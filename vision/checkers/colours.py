@@ -55,6 +55,12 @@ class ColourConfig:
     """With one colour only, all circles are light when their median lightness (Lab L,
     0-255) is at least this (a guess: only a :class:`ColourModel` knows a red set's light
     side from a red set's dark side)."""
+    weak_guess: tuple[float, float] = (80.0, 175.0)
+    """With one colour only, a median lightness inside this range is a weak guess (a red
+    or mid-brown face) that a tray's counts may overturn (see :func:`weak_guess`); outside
+    it the faces are plainly white or black, whatever the tray shows (the tray sees the
+    checkers' edges, which on rimmed sets are the other shade).  On the tune renders the
+    red faces read 83-146, the white and black ones over 175 and under 80."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +132,18 @@ def split_colours(colours: list[Lab], model: ColourModel | None = None,
     light_index = 0 if centres[0][0] >= centres[1][0] else 1
     d = np.linalg.norm(samples[:, None, :] - centres[None, :, :], axis=2)
     return [bool(k == light_index) for k in np.argmin(d, axis=1)]
+
+
+def weak_guess(colours: list[Lab], light: list[bool],
+               config: ColourConfig | None = None) -> bool:
+    """Whether circles all of one colour (``light`` as :func:`split_colours` gave it, no
+    model) were told light or dark by a lightness that says little (see
+    ``ColourConfig.weak_guess``)."""
+    config = config or ColourConfig()
+    if not colours or len(set(light)) != 1:
+        return False
+    median = float(np.median([c[0] for c in colours]))
+    return config.weak_guess[0] < median < config.weak_guess[1]
 
 
 def _weights(lightness_weight: float) -> npt.NDArray[np.float64]:

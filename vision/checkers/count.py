@@ -91,7 +91,7 @@ class CheckerCount:
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    size: tuple[int, int], config: CountConfig | None = None,
                    radius: float | None = None, on_board: Counts | None = None,
-                   off: Counts | None = None) -> CheckerCount:
+                   off: Counts | None = None, turnable: bool = False) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
@@ -101,6 +101,8 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     alternative that makes its colour add up (see :mod:`.totals`).  Without it the
     totals the rules imply are used where they say anything (``config.presume_totals``),
     ``off`` being the borne-off counts read in the tray, if one is in view.
+    ``turnable``: the circles are all of one colour by a lightness that said little (a
+    red face), and the tray's counts may turn them (see ``config.tray_tolerance``).
     """
     config = config or CountConfig()
     if radius is None:
@@ -110,8 +112,9 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         circles = [c for c, k in zip(circles, keep, strict=True) if k]
         light = [f for f, k in zip(light, keep, strict=True) if k]
     result = _count(circles, light, profile, size, config, radius, on_board, off)
-    if on_board is None and off is not None and config.tray_tolerance >= 0 and light \
-            and len(set(light)) == 1 and _tray_says_other(result, off, config.tray_tolerance):
+    if turnable and on_board is None and off is not None and config.tray_tolerance >= 0 \
+            and light and len(set(light)) == 1 \
+            and _tray_says_other(result, off, config.tray_tolerance):
         return _count(circles, [not f for f in light], profile, size, config, radius, None,
                       off)
     return result

@@ -3,7 +3,13 @@
 from dataclasses import dataclass, field
 
 from vision.checkers.bar import BarConfig, find_bar_circles
-from vision.checkers.colours import ColourConfig, ColourModel, circle_colours, split_colours
+from vision.checkers.colours import (
+    ColourConfig,
+    ColourModel,
+    circle_colours,
+    split_colours,
+    weak_guess,
+)
 from vision.checkers.count import CheckerCount, CountConfig, count_checkers
 from vision.checkers.detect import DetectConfig, Image, edge_map, expected_radius, find_circles
 from vision.checkers.slots import SlotConfig, find_slot_circles
@@ -36,7 +42,9 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     shifted too little to show for sure) then takes the count that makes its colour add
     up.  Without it the totals the rules imply settle such stacks where they say anything
     (``config.count.presume_totals``); ``off``, the borne-off counts read in a tray in
-    view, tells them for a side that may be bearing off."""
+    view, tells them for a side that may be bearing off, and turns a board of one colour
+    whose lightness said little (see :func:`.colours.weak_guess`) when its counts do not
+    add up the way it was read."""
     config = config or CheckerConfig()
     edges = edge_map(field_image, profile, config.detect)
     circles = find_circles(field_image, profile, config.detect, edges)
@@ -47,5 +55,6 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)
+    turnable = model is None and weak_guess(colours, light, config.colours)
     return count_checkers(circles, light, profile, (width, height), config.count, radius,
-                          on_board, off)
+                          on_board, off, turnable)
