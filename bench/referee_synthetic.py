@@ -8,7 +8,8 @@ illegal plays a pip off, void throws of every kind and early throws planted
 at 10 % each, then turned into raw frames with flicker (5 % of frames
 misread), hands over the board and checkers lifted while moving, and fed
 through the real stabiliser into the referee, half the games in each mode.
-Every seating is used in turn.
+Every seating is used in turn, and every third game is seen with no tray in
+view (borne-off checkers simply vanish from the board).
 
 The table counts games, plays, the faults planted and caught by kind, and
 the false calls (any ``illegal_play``, ``reroll`` or ``call_upheld`` beyond
@@ -34,12 +35,18 @@ from tests.referee_streams import SEATINGS, Plant, frames, run, script_match, st
 MODES = ("strict", "players")
 
 
+def tray_seen(seed: int) -> bool:
+    """Whether game ``seed`` is seen with the tray in view (two games in three)."""
+    return seed % 3 != 2
+
+
 def referee_game(seed: int) -> tuple[str, Counter[str], Counter[str], int]:
     """(mode, planted, caught, plays) of one planted, noisy game."""
     mode = MODES[seed % 2]
     match = selfplay_match(seed, 1)
     plant = Plant(mode, illegal=0.1, void=0.1, early=0.1, seed=seed)  # type: ignore[arg-type]
-    script = script_match(match, SEATINGS[seed % 4], seed=seed, lifted=True, plant=plant)
+    script = script_match(match, SEATINGS[seed % 4], seed=seed, lifted=True, plant=plant,
+                          tray=tray_seen(seed))
     inputs = list(stabilised(frames(script, seed=seed)))
     _, events = run(Referee.new(RefereeSettings(mode=mode, match_length=1)), inputs)  # type: ignore[arg-type]
     caught: Counter[str] = Counter()
@@ -80,6 +87,9 @@ def main() -> int:
           f"{args.seed + args.games - 1}, {time.perf_counter() - start:.0f} s")
     print(f"{'':<24}{'strict':>10}{'players':>10}")
     print(f"{'games':<24}{games['strict']:>10}{games['players']:>10}")
+    no_tray = {m: sum(1 for seed in range(args.seed, args.seed + args.games)
+                      if MODES[seed % 2] == m and not tray_seen(seed)) for m in MODES}
+    print(f"{'  with no tray in view':<24}{no_tray['strict']:>10}{no_tray['players']:>10}")
     print(f"{'plays judged':<24}{plays['strict']:>10}{plays['players']:>10}")
     for kind in kinds:
         cells = [f"{caught[m][kind]}/{planted[m][kind]}" for m in MODES]

@@ -293,16 +293,18 @@ def plausible_mistake(before: Position, play: Play) -> Position | None:
 
 
 def script_match(match: Match, seating: Seating, *, seed: int = 0,
-                 spots: bool = True, lifted: bool = False, plant: Plant | None = None) -> Script:
+                 spots: bool = True, lifted: bool = False, plant: Plant | None = None,
+                 tray: bool = True) -> Script:
     """A stream of stable states and button presses that plays ``match``'s games again.
 
     Each game is set up, opened, thrown, played checker by checker and ended
     exactly as the match's events say; between games the board is set up
     again.  ``seed`` varies where dice land (always well inside the half).
-    ``plant`` adds faults the referee must catch, and counts them.
+    ``plant`` adds faults the referee must catch, and counts them.  ``tray``
+    False: the camera sees no tray (borne-off checkers are simply gone).
     """
     rng = random.Random(seed)
-    script = Script(seating)
+    script = Script(seating, tray=tray)
     games = [*match.games]
     if match.game not in games and match.game.events:
         games.append(match.game)
