@@ -185,3 +185,12 @@ def test_a_blurred_one_read_from_the_frame_is_a_die_of_the_right_size() -> None:
     assert sorted(v for v, _ in truth) == [1, 1]
     assert sorted(v or 0 for v, _ in now) == [1, 1]
     assert len(before) < 2
+
+
+def test_a_dark_gap_between_fingers_is_no_one() -> None:
+    # a hand over the board: the small dark triangle between two fingers is a round
+    # enough blob on an even surround, but its outline is no disc
+    truth, now, before = rendered(3, 16, before=lambda c: replace(
+        c, detect=replace(c.detect, lone_min_roundness=0.65)))
+    assert len(now) == len(truth)
+    assert len(before) == len(truth) + 1

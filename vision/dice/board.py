@@ -44,10 +44,12 @@ def _board_detect() -> DetectConfig:
     read their tipped-up side at the photo reader's weight, 0.5).  A one's pip is seen
     round from above, and no flatter than a cocked die's top face tilts it (renders: true
     ones 0.87-1.0 minor over major axis, cocked up to 35 degrees 0.82); the glints on
-    checkers' rims, 0.5-0.7, read as ones at the photo reader's 0.5."""
+    checkers' rims, 0.5-0.7, read as ones at the photo reader's 0.5.  Its outline is
+    round too (true ones 0.77-0.95 of a disc's roundness, read from the frame or a 2x
+    capture; a dark gap between fingers 0.65-0.67)."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
                         faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2),
-                        lone_min_ratio=0.75)
+                        lone_min_ratio=0.75, lone_min_roundness=0.72)
 
 
 @dataclass(frozen=True, slots=True)
