@@ -261,3 +261,55 @@ def test_after_a_resync_the_next_throw_names_the_thrower_whatever_the_turn_guess
     assert events[-1].player == "dark" and events[-1].data == {"dice": [5, 3]}
     assert referee.stage is Stage.PLAY and referee.game.turn == DARK
     assert referee.dice_down == dark_dice and dice
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_mark_taken_for_a_die_during_play_becomes_a_fixture(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    # A mark in light's half is read as a die from now on, in the same place.
+    mark = die(1, half_of(seating, LIGHT), 3)
+    script.stable(dark, (mark,))
+    dice = script.throw(dark, DARK, (6, 2), spot=1)
+    script.stable(dark, (*dice, mark))
+    play = parse_play(dark, "24/18 13/11", 6, 2)
+    after = dark.result_of(play)
+    script.stable(after, (*dice, mark))
+    script.stable(after, (mark,))
+    light = after.with_turn(LIGHT)
+    light_dice = throw((4, 3), half_of(seating, LIGHT), 0)
+    script.stable(light, (*light_dice, mark))
+    light_play = parse_play(light, "13/9 13/10", 4, 3)
+    final = light.result_of(light_play)
+    script.stable(final, (*light_dice, mark))
+    script.stable(final, (mark,))
+    dark_dice = throw((5, 3), half_of(seating, DARK), 1)
+    script.stable(final.with_turn(DARK), (*dark_dice, mark))
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    rolls = [(e.player, e.data["dice"]) for e in events if e.event == "roll"]
+    assert rolls == [("dark", [6, 2]), ("light", [4, 3]), ("dark", [5, 3])]
+    assert [e.data["move"] for e in events if e.event == "play"][-2:] == [
+        str(play), str(light_play)]
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_mark_taken_for_one_of_the_movers_dice_is_no_early_throw(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    # The mark lies in dark's half; dark throws 1-2 and the 1 is missed: the mark
+    # is taken for it.
+    mark = die(1, half_of(seating, DARK), 3)
+    script.stable(dark, (mark,))
+    two = die(2, half_of(seating, DARK), 1)
+    script.stable(dark, (two, mark))
+    after = dark.result_of(parse_play(dark, "24/23 13/11", 2, 1))
+    script.stable(after, (two, mark))
+    script.stable(after, (mark,))  # dark's dice are up; the mark stays
+    light = after.with_turn(LIGHT)
+    light_dice = throw((4, 3), half_of(seating, LIGHT), 0)
+    script.stable(light, (*light_dice, mark))
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert [(e.event, e.player) for e in events if e.event in ("roll", "play")][-3:] == [
+        ("roll", "dark"), ("play", "dark"), ("roll", "light")]
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT

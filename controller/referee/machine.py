@@ -170,6 +170,10 @@ class Referee:
     fixtures: tuple[Die, ...] = ()
     """What the camera took for dice on the field while the board was being set up
     (a hinge, a mark, a die left lying): never part of a throw, by place alone."""
+    lying: tuple[Die, ...] = ()
+    """The dice on the field in the last board seen while waiting for a throw (OPENING,
+    ROLL): a die still there, in the same place, once the next play is over was never
+    thrown (a mark the camera takes for a die, a die left lying) and becomes a fixture."""
     setup_dice: tuple[Die, ...] = ()
     """SETUP: the dice on the field in the last board seen not yet set up."""
     resynced: bool = False
@@ -301,20 +305,39 @@ class Referee:
         seen = tuple(d for d in seen if d.side is None or not any(
             _same_place(d, f, self.settings.die_tolerance) for f in state.fixtures))
         state, seen = state._park(seen)
-        match state.stage:
+        after = state._dispatch_board(observation, seen, out)
+        if after.stage in (Stage.OPENING, Stage.ROLL) and \
+                state.stage in (Stage.OPENING, Stage.ROLL):
+            # Still waiting for a throw: remember what lies on the field now.
+            after = replace(after, lying=tuple(d for d in seen if d.side is not None))
+        return after
+
+    def _dispatch_board(self, observation: Observation, seen: tuple[Die, ...],
+                        out: "_Out") -> "Referee":
+        match self.stage:
             case Stage.SETUP:
-                return state._setup(observation, seen, out)
+                return self._setup(observation, seen, out)
             case Stage.OPENING:
-                return state._opening(observation, seen, out)
+                return self._opening(observation, seen, out)
             case Stage.ROLL:
-                return state._check_cube(observation, out)._roll(observation, seen, out)
+                return self._check_cube(observation, out)._roll(observation, seen, out)
             case Stage.PLAY:
-                return state._check_cube(observation, out)._play(observation, seen, out)
+                return self._check_cube(observation, out)._play(observation, seen, out)
             case Stage.RESTORE:
-                return state._restore(observation, seen, out)
+                return self._restore(observation, seen, out)
             case Stage.OVER:
-                return state
-        return state  # pragma: no cover
+                return self
+        return self  # pragma: no cover
+
+    def _unthrown(self, observation: Observation) -> "Referee":
+        """A play is over: the dice that lay on the field before its throw and lie in the
+        same places now were never thrown; they become fixtures."""
+        tolerance = self.settings.die_tolerance
+        stayed = tuple(d for d in observation.dice if d.side is not None and any(
+            _same_place(d, e, tolerance) for e in self.lying))
+        if not stayed:
+            return self
+        return replace(self, fixtures=(*self.fixtures, *stayed)[-PARKED:], lying=())
 
     def _park(self, seen: tuple[Die, ...]) -> tuple["Referee", tuple[Die, ...]]:
         """Set aside dice lying beside the field that are no part of a throw.
@@ -662,6 +685,12 @@ class Referee:
     def _throw(self, player: Player, seen: tuple[Die, ...], out: "_Out") -> "Referee":
         """Judge a throw by the player on turn; a valid one starts their play."""
         half = thrower_half(self.seat(player))
+        if len(seen) > 2:
+            # More dice than a throw: those that lay there before it were not thrown.
+            tolerance = self.settings.die_tolerance
+            thrown = tuple(d for d in seen if not any(_same_place(d, e, tolerance)
+                                                      for e in self.lying))
+            seen = thrown if len(thrown) == 2 else seen
         if len(seen) == 1:
             # Not seen clearly: the other die may be hidden, or this one may not
             # be the thrower's at all.  A warning, and a clue to the roll.
@@ -816,6 +845,12 @@ class Referee:
             # mover's: one that shows again where it lay is no fresh throw.
             return state if kept else state._final(observation, (), out)
         mover = self.game.turn
+        tolerance = self.settings.die_tolerance
+        if kept and _a_throw(fresh) and all(any(_same_place(k, e, tolerance) for e in self.lying)
+                                            for k in kept):
+            # What is left of the mover's dice lay there before their throw: never
+            # thrown (a mark taken for a die), so the mover's dice are up.
+            return state._final(observation, fresh, out)
         if kept and not self._early_allowed(observation):
             if not _a_throw(fresh):
                 # One die, or dice strewn over both halves or off the field, while the
@@ -848,7 +883,7 @@ class Referee:
                out: "_Out") -> "Referee":
         """The dice are up: judge the play, then take any fresh throw of the opponent."""
         reading = self._reading(observation, out)
-        state = replace(self, dice_down=())
+        state = replace(self._unthrown(observation), dice_down=())
         game = self.game
         assert game.dice is not None and self.seating is not None
         if reading is None:
