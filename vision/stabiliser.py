@@ -50,6 +50,8 @@ from vision.observation import Cube, Die, Observation, Pixel
 Condition = Literal["stable", "settling", "occluded", "no_board"]
 TIME_EPSILON = 1e-9
 """Slack on the hold comparison, so 0.1 s frames make 0.3 s despite rounding."""
+SHARE_EPSILON = 1e-9
+"""Slack on the outlier share, so one frame in four is a quarter despite rounding."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,7 +249,7 @@ class Stabiliser:
         for _ in range(start):
             frames.popleft()
         outliers = sum(1 for _, agrees in frames if not agrees)
-        return outliers <= self._config.outlier_share * len(frames) + TIME_EPSILON
+        return outliers <= self._config.outlier_share * len(frames) + SHARE_EPSILON
 
     def _enter(self, condition: Condition, since: float) -> list[Event]:
         if condition == self._condition:
