@@ -47,10 +47,14 @@ class DetectConfig:
     """Faces of opposite polarity closer than this many die edges are one
     die: the one with more pips is kept."""
     parts: bool = True
-    """When a face of three or more pips fails a check, try the largest part of it
+    """When a face of two or more pips fails a check, try the largest part of it
     that passes (renders: a four taken with two pips of its side face fit a six
-    loosely, which then failed the stray-mark check, and the die was lost).  Parts
-    of a true face fail the stray-mark check on the pips left out."""
+    loosely, which then failed the stray-mark check, and the die was lost; a one
+    linked with a faint blob past its die's edge).  Parts of a true face fail the
+    stray-mark check on the pips left out."""
+    part_gap: float = 0.55
+    """A part's pips left out lie at least this many die edges from its centre, off
+    its face (a one taken out of a cocked three is no die)."""
     row_tolerance: float = 0.2
     """A two or three whose line goes on, an alike pip one pitch past either end
     (within this fraction of the pitch), is a row of marks, not a die: the three
@@ -82,7 +86,7 @@ def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
         for face in find_faces(pips, polarity, config.faces, nadir):
             if _kept(face, pips, gray, config, die_pixels):
                 faces.append(face)
-            elif config.parts and face.value >= 3:
+            elif config.parts and face.value >= 2:
                 part = _part(face, pips, gray, config, die_pixels)
                 if part is not None:
                     faces.append(part)
@@ -97,13 +101,18 @@ def _kept(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,
 
 def _part(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,
           die_pixels: float | None) -> Face | None:
-    """The largest layout of part of a refused face's pips (two at least) that passes
-    every check, the best fitting of that size: a die's top face grouped with pips of
-    its side face fits a bigger layout loosely and then has those on its face."""
-    for n in range(face.value - 1, 1, -1):
+    """The largest layout of part of a refused face's pips that passes every check,
+    the best fitting of that size, with the pips left out off its face: a die's top
+    face grouped with pips of its side face fits a bigger layout loosely and then has
+    those on its face."""
+    for n in range(face.value - 1, 0, -1):
         fits = [f for f in (layout_face(list(c), face.polarity, config.faces)
                             for c in itertools.combinations(face.pips, n)) if f is not None]
         for fit in sorted(fits, key=lambda f: f.misfit):
+            edge = fit.die_size if die_pixels is None else die_pixels
+            left = [p for p in face.pips if p not in fit.pips]
+            if any(math.dist(p.x_y, fit.center) < config.part_gap * edge for p in left):
+                continue  # a pip left out lies on the part's own face
             if _kept(fit, pips, gray, config, die_pixels):
                 return fit
     return None
