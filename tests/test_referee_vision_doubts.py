@@ -313,3 +313,33 @@ def test_a_mark_taken_for_one_of_the_movers_dice_is_no_early_throw(seating: Seat
     assert [(e.event, e.player) for e in events if e.event in ("roll", "play")][-3:] == [
         ("roll", "dark"), ("play", "dark"), ("roll", "light")]
     assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_after_a_resync_each_players_next_play_is_judged_leniently_then_calls_resume(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    played = dark.result_of(parse_play(dark, "13/7 13/11", 6, 2))
+    seen = shifted(played, "11/10")  # misread: no roll explains it
+    light = seen.with_turn(LIGHT)
+    dice = script.throw(light, LIGHT, (4, 1), spot=2)
+    light_play = parse_play(light, "13/9 6/5", 4, 1)
+    dark2 = script.play(light, light_play, dice)
+    # Dark's play looks illegal (a checker moved 9 with 6-2): judged against a
+    # position taken from a board that may have been misread, so not called.
+    dark_dice = script.throw(dark2, DARK, (6, 2), spot=1)
+    dark_after = shifted(dark2, "24/15")
+    script.stable(dark_after, dark_dice)
+    script.stable(dark_after)
+    # Light's next play is illegal too, and is called again (strict mode).
+    light2 = dark_after.with_turn(LIGHT)
+    light_dice = script.throw(light2, LIGHT, (5, 3), spot=2)
+    wrong = shifted(light2, "13/4")  # one checker moved 9 with 5-3
+    script.stable(wrong, light_dice)
+    script.stable(wrong)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    calls = _calls(events)
+    assert [(c["event"], c["player"]) for c in calls] == [("illegal_play", "light")]
+    lenient = [e for e in events if e.event == "warning" and e.data.get("resync")]
+    assert len(lenient) == 2  # the resync, then dark's play not called
+    assert referee.stage is Stage.RESTORE

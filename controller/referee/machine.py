@@ -94,6 +94,9 @@ from vision.observation import Die, Observation
 Session = Match | MoneySession
 PARKED: Final = 8
 """Places beside the field remembered as holding an idle die."""
+RESYNC_PLAYS: Final = 2
+"""Plays judged leniently after a resync (one each): the board the position was taken
+from may have been misread, and each player's next play is judged against it."""
 NUDGE: Final = 4.0
 """A die found within this many die tolerances of where a die of the same
 value lay is that die pushed aside, not a fresh throw."""
@@ -176,10 +179,12 @@ class Referee:
     thrown (a mark the camera takes for a die, a die left lying) and becomes a fixture."""
     setup_dice: tuple[Die, ...] = ()
     """SETUP: the dice on the field in the last board seen not yet set up."""
-    resynced: bool = False
-    """The position was taken from the board as the camera saw it (out of step), not
-    from the record, and no play has been judged since: the board may have caught
-    a play half-way or been misread, so the next play is no ground for a call."""
+    resynced: int = 0
+    """Plays still to be judged leniently after the position was taken from the board as
+    the camera saw it (out of step) rather than from the record: that board may have
+    caught a play half-way or been misread, and the error stays in the position until
+    a board read afresh replaces it.  While above 0, an illegal-looking play is no
+    ground for a call; each play judged counts one down."""
     rereads: tuple[tuple[int, int], ...] = ()
     """PLAY: (value recorded, value read) for each time one of the mover's dice was read
     with another value where it lay: the roll itself may have been misread."""
@@ -591,7 +596,7 @@ class Referee:
                              "as it stands", resync=True)
             state = self._diverge(board, "no opening roll was seen; the game went on "
                                          "from the board as the camera saw it")
-            state = replace(state, stage=Stage.ROLL, glimpsed=(), resynced=True)
+            state = replace(state, stage=Stage.ROLL, glimpsed=(), resynced=RESYNC_PLAYS)
         if state.stage is not Stage.ROLL or state.game.turn != thrower:
             return state  # pragma: no cover - a recorded opening play passes the turn
         return state._throw(thrower, seen, out)
@@ -629,7 +634,8 @@ class Referee:
             out.warn("look", f"dice in {colour_name(game.turn.opponent)}'s half while the "
                              "checkers cannot be accounted for")
             return state
-        if all(d.side == opponent_half for d in seen) and self.resynced and _a_throw(seen) \
+        if all(d.side == opponent_half for d in seen) and self.resynced == RESYNC_PLAYS \
+                and _a_throw(seen) \
                 and self.call is None:
             # Out of step since the last resync, with no play judged since: the turn
             # the referee has is a guess, and the dice say whose throw it is.
@@ -664,7 +670,7 @@ class Referee:
         state = self._diverge(board, "the camera lost the thread; the game went on from "
                                      "the board as the camera saw it")
         return replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
-                       call=None, before_roll=None, resynced=True)
+                       call=None, before_roll=None, resynced=RESYNC_PLAYS)
 
     def _board_readable(self, observation: Observation) -> bool:
         assert self.seating is not None
@@ -939,7 +945,7 @@ class Referee:
                                    "the camera lost the thread; the game went on from the "
                                    "board as the camera saw it")
             state = replace(state, stage=Stage.ROLL, message="", last_move=judgement.move,
-                            rereads=(), before_roll=None)
+                            rereads=(), before_roll=None, resynced=self.resynced - 1)
         elif judgement.kind == "legal":
             state = state._record_play(judgement, out)
         elif self.settings.mode == "strict" or (
@@ -1007,7 +1013,8 @@ class Referee:
                  dice=list(game.dice), position_id=_position_id(judgement))
         state = replace(self, session=session, stage=Stage.ROLL,
                         undo_point=Snapshot(self.session, self.divergences),
-                        restored=False, message="", last_move=judgement.move, resynced=False,
+                        restored=False, message="", last_move=judgement.move,
+                        resynced=max(0, self.resynced - 1),
                         rereads=())
         return state._after_result(len(self.session.games), out)
 
