@@ -20,7 +20,11 @@ the steps that announce a roll or a play.
 
 ``--perfect-vision`` measures the same timelines as a perfect reader would
 report them (``bench/streams/oracle.py``, no rendering): the stabiliser and
-the referee alone, over as many games as wanted.
+the referee alone, over as many games as wanted.  With ``--flicker F`` each
+of the perfect reader's frames (board in view, no hand) is misread with
+chance F, as a reader flickers: one die missed, or one checker missed on a
+point (seeded by the session's seed); the false calls and the planted
+faults missed under that flicker are printed too.
 
 Goal: every decision under 0.5 s, the stabiliser's wait included.  The
 table gives median, 95th percentile and maximum, the slowest cases with
@@ -31,12 +35,14 @@ more.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -47,6 +53,37 @@ from bench.streams.store import StreamFiles, make_perfect_stream
 from controller.simulation.director import Direction
 
 GOAL = 0.5
+
+
+def flickered(files: StreamFiles, rate: float, folder: Path) -> StreamFiles:
+    """``files`` with each clear frame misread with chance ``rate`` (written to ``folder``)."""
+    import gzip
+    import json
+
+    rng = random.Random(files.seed)
+    out = replace(files, lines=folder / f"{files.seed}.flicker.jsonl.gz")
+    with gzip.open(out.lines, "wt", compresslevel=1) as handle:
+        for line in files.read_lines():
+            clear = "schema" in line and line.get("board_found") and not line.get("occluded")
+            written = _misread(line, rng) if clear and rng.random() < rate else line
+            handle.write(json.dumps(written, separators=(",", ":")) + "\n")
+    return out
+
+
+def _misread(line: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One die missed (half the time when there are dice), else one checker missed."""
+    if line.get("dice") and rng.random() < 0.5:
+        dice = list(line["dice"])
+        del dice[rng.randrange(len(dice))]
+        return {**line, "dice": dice}
+    points = [dict(c) for c in line["points"]]
+    filled = [(i, colour) for i, c in enumerate(points) for colour in ("light", "dark")
+              if c[colour]]
+    if not filled:
+        return line
+    index, colour = rng.choice(filled)
+    points[index][colour] -= 1
+    return {**line, "points": points}
 
 
 def compute_times(files: StreamFiles, hold: float | None) -> list[float]:
@@ -103,13 +140,20 @@ def main() -> int:
     parser.add_argument("--perfect-vision", action="store_true",
                         help="the perfect reader's streams (no rendering): the referee and "
                              "the stabiliser alone")
+    parser.add_argument("--flicker", type=float, default=0.0,
+                        help="with --perfect-vision: the chance that a clear frame is misread "
+                             "(a die or a checker missed)")
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
+    if args.flicker and not args.perfect_vision:
+        parser.error("--flicker needs --perfect-vision")
     base = replace(Direction(), fps=args.fps)
     with tempfile.TemporaryDirectory(prefix="bgref-perfect-") as tmp:
         if args.perfect_vision:
             streams = [make_perfect_stream(s, direction_of(s, base), Path(tmp))
                        for s in plan(args.games, args.seed, base)]
+            if args.flicker:
+                streams = [flickered(f, args.flicker, Path(tmp)) for f in streams]
         else:
             streams = streams_for(args.games, args.seed, args.jobs, base, args.cached_only)
         total = Tally()
@@ -121,6 +165,8 @@ def main() -> int:
     settle = [v for v, _, _ in total.settle_latency]
     pickup = [v for v, _, _ in total.pickup_latency]
     what = "perfect reader" if args.perfect_vision else "rendered, real pipeline"
+    if args.flicker:
+        what += f", {args.flicker:g} of frames misread"
     print(f"Referee decision latency, {what} ({total.games} games in {total.streams} sessions, "
           f"{args.fps:g} frames/s, hold {args.hold if args.hold is not None else 0.3} s)")
     print()
@@ -134,6 +180,12 @@ def main() -> int:
     print(f"not decided at all: {total.rolls_expected - total.rolls_seen} of "
           f"{total.rolls_expected} rolls, {total.plays_expected - total.plays_seen} of "
           f"{total.plays_expected} plays (see bench/referee_accuracy.py)")
+    if args.flicker:
+        missed = (sum(total.illegal_planted.values()) - sum(total.illegal_caught.values())
+                  + sum(total.void_planted.values()) - sum(total.void_caught.values()))
+        print(f"under flicker: false calls {sum(total.false_calls.values())}, planted faults "
+              f"missed {missed} of "
+              f"{sum(total.illegal_planted.values()) + sum(total.void_planted.values())}")
     slow = sorted([(v, s, t, "roll") for v, s, t in total.settle_latency]
                   + [(v, s, t, "play") for v, s, t in total.pickup_latency], reverse=True)
     print()

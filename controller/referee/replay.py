@@ -43,6 +43,13 @@ from vision.observation import Observation
 FRAME_INTERVAL: Final = 0.1
 """Longest gap between two lines of a dense file (10 frames a second, the
 slowest camera setting): a longer gap means the previous state held."""
+FRAME_SLACK: Final = 0.0005
+"""How much more than :data:`FRAME_INTERVAL` two lines may lie apart and still be
+consecutive frames: times are rounded (to 0.1 ms in the journal, to 4 decimals
+in streams), so 29.6 - 29.5 is 0.10000000000000142 in floating point.  Taken
+for a gap, it had the previous frame repeated just before the next line, which
+turned a single misread frame into two in a row (a change, for the
+stabiliser)."""
 JUST_BEFORE: Final = 0.001
 """How long before a new line the held state is last repeated (a millisecond:
 well above the 0.1 ms the journal keeps of a time)."""
@@ -129,7 +136,7 @@ class ReplayFeeder:
     def _advance(self, t: float) -> tuple[RefereeEvent, ...]:
         """Repeat the held observation up to just before ``t`` when the gap is long."""
         held, pushed = self._held, self._pushed
-        if held is None or pushed is None or t - pushed <= FRAME_INTERVAL:
+        if held is None or pushed is None or t - pushed <= FRAME_INTERVAL + FRAME_SLACK:
             return ()
         config = self._session.stabiliser.config
         step = config.max_gap / 2
