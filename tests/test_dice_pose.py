@@ -137,6 +137,9 @@ def test_squashed_pips_call_a_sharp_die_cocked_and_a_blurred_one_flat() -> None:
     assert small.flat and unknown.flat
     # round pips are flat at any size
     assert assess(gray, face_of(4, 0.0), 40.0, config, source_die=50.0).flat
+    # a die much smaller than configured is read from few window pixels: lenient
+    small_face = replace(face, die_size=0.75 * 40.0)
+    assert assess(gray, small_face, 40.0, config, source_die=50.0).flat
 
 
 def test_bad_pose_and_viewpoint_configs_are_refused() -> None:
@@ -146,6 +149,8 @@ def test_bad_pose_and_viewpoint_configs_are_refused() -> None:
         ViewpointConfig(max_fit_error=0.0)
     with pytest.raises(ConfigError, match="fine_away_min_pips"):
         PoseConfig(fine_away_min_pips=0)
+    with pytest.raises(ConfigError, match="fine_min_size"):
+        PoseConfig(fine_min_size=-0.1)
     with pytest.raises(ConfigError, match="fine_squash"):
         PoseConfig(fine_squash=(0.9, 0.9, 0.9, 0.9, 0.9, 1.5))
 

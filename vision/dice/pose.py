@@ -52,9 +52,17 @@ class PoseConfig:
     dice read from fewer than ``fine_die_pixels``: their pips are a few pixels
     across, blurred round or squashed by a pixel either way."""
     fine_die_pixels: float = 36.0
-    """Dice at least this many pixels wide in the image they are read from get
-    the ``fine_*`` thresholds.  The high-resolution capture (twice the frame)
-    shows the benchmark's dice 40-60 pixels wide, the frame 20-30."""
+    """Dice of the configured size at least this many pixels wide in the image
+    they are read from get the ``fine_*`` thresholds (if ``fine_min_size``
+    holds too).  The high-resolution capture (twice the frame) shows the
+    benchmark's dice 40-60 pixels wide, the frame 20-30."""
+    fine_min_size: float = 0.8
+    """The face's estimated die edge, over ``die_pixels``, a die must reach for
+    the ``fine_*`` thresholds: the window is drawn for dice of the configured
+    size, and a smaller die is read from fewer pixels (12 mm dice on a 540 mm
+    field against the default 3 % are 30 pixels, where a flat three's pips
+    measured as squashed as 0.87).  Dice of the configured size are estimated
+    at 35 pixels or more but for 5 % (renders, 2x capture)."""
     fine_squash: tuple[float, float, float, float, float, float] = (
         0.905, 0.865, 0.915, 0.94, 0.94, 0.87)
     """Least :func:`squash` of a one, two, ... six read at ``fine_die_pixels``
@@ -83,6 +91,12 @@ class PoseConfig:
     sixes: a single sliver on a side no flat die shows is enough once the pips
     are sharp.  Not for a one: its sides are taken toward whatever blob lies
     beside it (on renders three flat ones in 300 dice were called cocked so)."""
+    fine_skips_body: bool = True
+    """Sharp dice are not judged by their body's outline: on 2x renders it found
+    3 of 239 cocked dice the other cues missed, and it calls flat dice cocked
+    when they are smaller than configured or lie by a shadow or a bevel of the
+    same grey (5 flat dice in 330 in ``bench/vision_accuracy.py --n 300 --seed
+    7``, whose dice are 12-17 mm against the configured 3 % of the field)."""
     viewpoint: ViewpointConfig = field(default_factory=ViewpointConfig)
     """The camera's intrinsics, to recover its height from the calibration."""
     spacing_tolerance: float = 0.45
@@ -158,6 +172,9 @@ class PoseConfig:
                               "away_min_pips at least 1")
         if not 0.0 < self.nadir_cone <= 90.0:
             raise ConfigError(f"dice pose: nadir_cone 0-90 degrees, not {self.nadir_cone}")
+        if not 0.0 <= self.fine_min_size <= 2.0:
+            raise ConfigError(f"dice pose: fine_min_size is a fraction of die_pixels, 0-2, "
+                              f"not {self.fine_min_size}")
         if self.fine_band_margin < 0.0 or self.fine_away_min_pips < 1:
             raise ConfigError("dice pose: fine_band_margin at least 0, fine_away_min_pips "
                               "at least 1")
@@ -195,7 +212,8 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     configured lower bound serves.  ``source_die`` is the die's edge in the
     pixels of the image the window was warped from (None: small)."""
     height = config.camera_height if camera_height is None else camera_height
-    fine = source_die is not None and source_die >= config.fine_die_pixels
+    fine = (source_die is not None and source_die >= config.fine_die_pixels
+            and face.die_size >= config.fine_min_size * die_pixels)
     if fine:
         # a one has no grid to tell its sides by: any blob beside it makes a "side"
         config = replace(config, min_squareness=config.fine_squareness,
@@ -224,12 +242,16 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
         reasons.extend(_side_reasons(face, around, nadir, die_pixels / field_pixels,
                                      field_pixels, height, config))
     aspect, size, fill, toward = _body(gray, face, die_pixels, config)
-    if aspect is not None and size is not None and fill is not None:
+    if aspect is not None and size is not None and fill is not None and not (
+            fine and config.fine_skips_body):
         reach = 0.0
         if nadir is not None and field_pixels is not None and toward is not None:
+            # the outline is read from grey levels and takes in shadows and bevels:
+            # it keeps the lowest camera's allowance (the calibrated height called
+            # small flat dice cocked by their body on renders)
             reach = _toward_nadir(face, toward, nadir, config) * perspective_reach(
                 math.dist(face.center, nadir) / field_pixels, die_pixels / field_pixels,
-                height)
+                min(height, config.camera_height))
         if aspect > config.max_body_aspect + reach:
             reasons.append(f"body {aspect:.2f} times as long as wide")
         if size > config.max_body_size + reach:
