@@ -1,5 +1,5 @@
-"""Checkers at the field's edges: on the outer points, their centres within a radius of
-the field's border, and on the points next to the bar."""
+"""Checkers at the edges: on the outer points, their centres within a radius of the
+field's border; on the points next to the bar; a stack's farthest past a missed one."""
 
 import cv2
 import numpy as np
@@ -54,3 +54,21 @@ def test_a_points_checker_set_sideways_towards_the_bar_stays_on_its_point() -> N
     wide = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(bar_margin=0.35),
                           radius)
     assert wide.bar.light == 1
+
+
+def test_a_stacks_farthest_checker_past_a_missed_one_is_no_stray() -> None:
+    """A stack on point 2 seen at slots 0-2 and 4 (the checker at slot 3 missed): the one
+    at slot 4, far from both rails and more than ``link`` from the rest, is in line with
+    the stack and counts; the row reads five.  Taken alone by ``link`` it was dropped as
+    a stray and the stack read three."""
+    w, h = TOURNAMENT.rectified_size(640)
+    radius = expected_radius(TOURNAMENT, 640)
+    x = TOURNAMENT.point_u(2) * w
+    step = 2.06 * radius
+    circles = [Circle(x, h - radius * 1.05 - k * step, radius) for k in (0, 1, 2, 4)]
+    light = [True] * 4
+    counted = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(), radius)
+    assert counted.points[2] == Counts(5, 0)
+    dropped = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(column_link=0.0),
+                             radius)
+    assert dropped.points[2] == Counts(3, 0)

@@ -44,6 +44,12 @@ class CountConfig:
     within ``link`` is no checker at rest (0 keeps every circle)."""
     link: float = 2.6
     """Centres closer than this are in the same stack (touching is 2.0)."""
+    column_link: float = 4.6
+    """A circle in line with another along a point (within a radius sideways) and closer
+    than this is no stray (see ``stray``): a checker between them was missed (a layer's
+    covers hide the row's rims), the stack runs on.  Two slots are 4.1 radii; 0: only
+    ``link`` counts.  (Seen on a render outside the benches' seeds: a row's farthest
+    checker dropped, eight read as three; no change on the tune renders.)"""
     bar_margin: float = 0.2
     """A centre within this many point widths beyond the bar's edge is on the bar.  Bar
     checkers lie along its middle; a point's checker next to the bar, set a little
@@ -210,6 +216,11 @@ def _not_strays(circles: list[Circle], profile: BoardProfile, size: tuple[int, i
     d2 = (xs[:, None] - xs[None, :]) ** 2 + (ys[:, None] - ys[None, :]) ** 2
     np.fill_diagonal(d2, np.inf)
     alone = d2.min(axis=1) > (config.link * radius) ** 2
+    if config.column_link > 0.0:
+        in_line = np.abs(xs[:, None] - xs[None, :]) <= radius
+        along = np.abs(ys[:, None] - ys[None, :]) < config.column_link * radius
+        np.fill_diagonal(in_line, False)
+        alone &= ~(in_line & along).any(axis=1)
     rail = np.minimum(ys, height - ys) - radius
     far = rail > config.stray * radius
     on_bar = np.abs(xs / width - 0.5) <= profile.bar_width / 2.0 \
