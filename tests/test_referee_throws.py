@@ -130,8 +130,13 @@ def test_a_void_throw_names_the_die_and_waits_for_the_rethrow(seating: Seating, 
     half = half_of(seating, DARK)
     void = dice(half)  # type: ignore[operator]
     script.stable(position, void)
-    voided, _ = run(Referee.new(), script.inputs)
-    assert voided.panel().call_blink == {"dark"} and voided.panel().message == "ROLL AGAIN"
+    voided, so_far = run(Referee.new(), script.inputs)
+    if reason == "cocked":
+        # A die read as cocked is a look first (the vision reads flat dice as cocked
+        # now and then); the dice picked up with nothing moved confirm the void.
+        assert names(so_far)[-1] == "warning:dice" and not voided.panel().call_blink
+    else:
+        assert voided.panel().call_blink == {"dark"} and voided.panel().message == "ROLL AGAIN"
     script.stable(position, void[:1])  # picking them up
     script.stable(position)
     script.throw(position, DARK, (4, 3), spot=2)

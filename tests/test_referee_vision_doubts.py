@@ -343,3 +343,67 @@ def test_after_a_resync_each_players_next_play_is_judged_leniently_then_calls_re
     lenient = [e for e in events if e.event == "warning" and e.data.get("resync")]
     assert len(lenient) == 2  # the resync, then dark's play not called
     assert referee.stage is Stage.RESTORE
+
+
+def _cocked_throw(seating: Seating) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
+    """Dark's 6-2 as it lies and as read with the 2 taken for cocked."""
+    dice = throw((6, 2), half_of(seating, DARK), 1)
+    return dice, _misread(dice, 1, 2, flat=False)
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_read_as_cocked_then_played_on_is_no_call(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    dice, read = _cocked_throw(seating)
+    script.stable(dark, read)
+    play = parse_play(dark, "24/18 13/11", 6, 2)
+    script.stable(shifted(dark, "24/18"), read)
+    after = dark.result_of(play)
+    script.stable(after, read)
+    script.stable(after)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events) and dice
+    assert [n for n in names(events)][-4:] == ["warning:dice", "warning:dice", "roll", "play"]
+    assert events[-2].player == "dark" and events[-2].data == {"dice": [6, 2]}
+    assert events[-1].data["legal"] is True and events[-1].data["move"] == str(play)
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_read_as_cocked_then_read_flat_is_a_good_throw(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    dice, read = _cocked_throw(seating)
+    script.stable(dark, read)
+    script.stable(dark, dice)
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-2:] == ["warning:dice", "roll"]
+    assert referee.stage is Stage.PLAY and referee.dice_down == dice
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_cocked_die_picked_up_with_nothing_moved_is_a_void_throw(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    _, read = _cocked_throw(seating)
+    script.stable(dark, read)
+    script.stable(dark)  # the players saw it: the dice are picked up
+    script.throw(dark, DARK, (5, 3), spot=2)
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-3:] == ["warning:dice", "reroll", "roll"]
+    assert events[-2].player == "dark" and events[-2].data["reason"] == "cocked"
+    assert events[-2].data["die"]["value"] == 2
+    assert events[-1].data == {"dice": [5, 3]}
+    assert referee.stage is Stage.PLAY and not referee.panel().call_blink
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_cocked_throw_played_and_picked_up_is_judged_as_played(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    _, read = _cocked_throw(seating)
+    script.stable(dark, read)
+    after = shifted(dark, "24/15")  # and the play is illegal with 6-2
+    script.stable(after)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert [(c["event"], c["player"]) for c in _calls(events)] == [("illegal_play", "dark")]
+    assert [e.data["dice"] for e in events if e.event == "roll"][-1] == [6, 2]
+    assert referee.stage is Stage.RESTORE

@@ -177,6 +177,10 @@ class Referee:
     """The dice on the field in the last board seen while waiting for a throw (OPENING,
     ROLL): a die still there, in the same place, once the next play is over was never
     thrown (a mark the camera takes for a die, a die left lying) and becomes a fixture."""
+    doubt: VoidThrow | None = None
+    """ROLL: a throw whose only fault is a die read as cocked, held in doubt (see
+    :meth:`_doubted_throw`); ``doubted`` are its dice as they lay."""
+    doubted: tuple[Die, ...] = ()
     setup_dice: tuple[Die, ...] = ()
     """SETUP: the dice on the field in the last board seen not yet set up."""
     resynced: int = 0
@@ -618,6 +622,8 @@ class Referee:
     # ROLL -----------------------------------------------------------------
 
     def _roll(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        if self.doubt is not None:
+            return self._doubted_throw(observation, seen, out)
         game = self.game
         state = self
         if not seen:
@@ -672,6 +678,56 @@ class Referee:
         return replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
                        call=None, before_roll=None, resynced=RESYNC_PLAYS)
 
+    def _doubted_throw(self, observation: Observation, seen: tuple[Die, ...],
+                       out: "_Out") -> "Referee":
+        """A throw with a die read as cocked, held until the table shows whether it stands.
+
+        A cocked reading alone is no evidence that holds up (on rendered games
+        most were flat dice read tilted), so it is a ``dice`` warning at once
+        and the call waits for what the players do, as a referee would watch:
+
+        * the dice picked up with the checkers as they were: the throw was
+          void, ``reroll`` (cocked) for the thrower, and a new throw is judged;
+        * the die read flat again where it lies: the throw stands;
+        * the checkers played with the dice lying there, or played and the dice
+          picked up: the players took the throw as good, and so does the referee
+          (the roll as read, the play judged as usual).
+        """
+        doubt = self.doubt
+        assert doubt is not None and self.seating is not None
+        player = self.game.turn
+        half = thrower_half(self.seat(player))
+        tolerance = self.settings.die_tolerance
+        lying = tuple(d for d in seen if any(_same_place(d, x, tolerance)
+                                             for x in self.doubted))
+        others = tuple(d for d in seen if d not in lying)
+        try:
+            board = position_of(read_board(observation), self.seating, player)
+        except BoardReadError:
+            return self  # a hand, a checker unaccounted for: wait for a clear board
+        moved = board.key != self.game.position.key
+        values = dice_values(self.doubted)
+        if len(lying) == len(self.doubted):
+            verdict = judge_throw(lying, half)
+            if not isinstance(verdict, (VoidThrow, Unclear)):
+                return self._accept_throw(player, lying, verdict, out)  # read flat again
+            if moved and len(values) == 2:
+                out.warn("dice", "the throw was played as it lay: it stands")
+                state = self._accept_throw(player, lying, (values[0], values[1]), out)
+                return state._play(observation, seen, out)
+            return self
+        if lying:
+            return self  # one die picked up: wait for the other
+        if moved and len(values) == 2:
+            # Played, then picked up: the throw stood; judge the play.
+            out.warn("dice", "the throw was played as it lay: it stands")
+            state = self._accept_throw(player, (), (values[0], values[1]), out)
+            return state._final(observation, others, out)
+        # Picked up with nothing moved: the throw was void.
+        state = replace(replace(self, doubt=None, doubted=())._void(doubt, player, (), out),
+                        void_by=None)
+        return state._roll(observation, others, out) if others else state
+
     def _board_readable(self, observation: Observation) -> bool:
         assert self.seating is not None
         try:
@@ -709,9 +765,21 @@ class Referee:
         if isinstance(verdict, Unclear):
             out.warn("dice", verdict.detail)
             return replace(self, glimpsed=dice_values(seen)) if len(seen) == 2 else self
+        if isinstance(verdict, VoidThrow) and verdict.reason == "cocked" and \
+                self.stage is Stage.ROLL:
+            # The vision reads flat dice as cocked now and then (a tilted reading of a
+            # small die): a look first, and the call once the players show it.
+            out.warn("dice", f"{verdict.detail}? If so the throw is void: pick up the "
+                             "dice and throw again", die=die_json(verdict.die))
+            return replace(self, doubt=verdict, doubted=seen)
         if isinstance(verdict, VoidThrow):
             return self._void(verdict, player, seen, out)
-        state = self
+        return self._accept_throw(player, seen, verdict, out)
+
+    def _accept_throw(self, player: Player, seen: tuple[Die, ...], verdict: tuple[int, int],
+                      out: "_Out") -> "Referee":
+        """A throw that stands: the roll is recorded and ``player``'s play begins."""
+        state = replace(self, doubt=None, doubted=())
         if state.call is not None:
             out.emit("play_stands", colour_name(state.call.mover), move=state.call.move)
             state = replace(state, call=None)
