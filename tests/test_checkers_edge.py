@@ -1,11 +1,14 @@
 """Checkers at the edges: on the outer points, their centres within a radius of the
-field's border; on the points next to the bar; a stack's farthest past a missed one."""
+field's border; on the points next to the bar; a stack's farthest past a missed one;
+the bar's ends."""
 
 import cv2
 import numpy as np
 
+from vision.checkers.bar import BarConfig
 from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, DetectConfig, expected_radius, find_circles
+from vision.checkers.reader import CheckerConfig, read_checkers
 from vision.observation import Counts
 from vision.profile import TOURNAMENT
 
@@ -72,3 +75,28 @@ def test_a_stacks_farthest_checker_past_a_missed_one_is_no_stray() -> None:
     dropped = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(column_link=0.0),
                              radius)
     assert dropped.points[2] == Counts(3, 0)
+
+
+def test_the_bar_search_leaves_the_bars_ends_to_the_general_search() -> None:
+    """A faint round shape at the bar's end against the rail (a cube's or a hinge's
+    shading): the lowered threshold of the bar search would take it for a checker; it
+    looks only from 1.5 radii off the border, and the same faint checker in the bar's
+    middle is still found."""
+    w, h = TOURNAMENT.rectified_size(640)
+    radius = expected_radius(TOURNAMENT, 640)
+    left, right = TOURNAMENT.bar_span
+
+    def bar_with_disc_at(y: float) -> np.ndarray:
+        board = np.full((h, w, 3), 60, dtype=np.uint8)
+        board[:, int(left * w):int(right * w) + 1] = 40
+        cv2.circle(board, (w // 2, round(y)), round(radius) - 1, (34, 34, 34), -1,
+                   cv2.LINE_AA)
+        noise = np.random.default_rng(3).normal(0.0, 1.5, board.shape)
+        return np.clip(board + noise, 0, 255).astype(np.uint8)
+
+    end = bar_with_disc_at(0.95 * radius)
+    assert read_checkers(end, TOURNAMENT).bar == Counts()
+    anywhere = CheckerConfig(bar=BarConfig(rail_clear=0.0))
+    assert read_checkers(end, TOURNAMENT, config=anywhere).bar == Counts(0, 1)
+    middle = bar_with_disc_at(h / 2.0 + 1.05 * radius)
+    assert read_checkers(middle, TOURNAMENT).bar == Counts(0, 1)

@@ -38,6 +38,13 @@ class BarConfig:
     gradient: float = 1.0
     """Least gradient that counts on the bar (grey levels per pixel): the bar is plain, so
     fainter edges than on a textured field stand out."""
+    rail_clear: float = 1.5
+    """Centres this close to the field's border (top or bottom) are not looked for here:
+    the bar's ends hold the rail's edge and shadow, hinges and a cube on the rail, which
+    the lowered threshold takes for faint rims; bar checkers line up from the middle, and
+    one out at the rail (the sixth of a side) shows a whole rim to the general search.
+    Two phantoms at the bar's ends on renders outside the benches' seeds; 0 looks
+    everywhere."""
 
 
 def find_bar_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfile,
@@ -53,7 +60,8 @@ def find_bar_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfil
     strip = EdgeMap.of(np.ascontiguousarray(edges.blurred[:, left:right]), radius, detect.rim,
                        blurred=True)
     x = 0.5 * edges.width
-    ys = np.arange(radius, edges.height - radius + 1e-9, config.step * radius)
+    end = max(config.rail_clear, 1.0) * radius
+    ys = np.arange(end, edges.height - end + 1e-9, config.step * radius)
     known = np.array([(c.x, c.y) for c in circles]) if circles else np.zeros((0, 2))
     if len(known):
         far = np.hypot(known[None, :, 0] - x, known[None, :, 1] - ys[:, None]).min(axis=1)
@@ -75,6 +83,8 @@ def find_bar_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfil
         if scores[i] < config.score:
             break
         cx, cy = float(centres[i, 0]), float(centres[i, 1])
+        if min(cy, edges.height - cy) < config.rail_clear * radius:
+            continue
         others = [*((c.x, c.y) for c in found), *map(tuple, known)]
         if any(np.hypot(cx - ox, cy - oy) < config.clear * radius for ox, oy in others):
             continue
