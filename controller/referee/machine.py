@@ -687,11 +687,13 @@ class Referee:
         and the call waits for what the players do, as a referee would watch:
 
         * the dice picked up with the checkers as they were: the throw was
-          void, ``reroll`` (cocked) for the thrower, and a new throw is judged;
+          void, ``reroll`` (cocked) for the thrower (a warning only when the
+          rethrow is already down: the call is moot);
         * the die read flat again where it lies: the throw stands;
-        * the checkers played with the dice lying there, or played and the dice
-          picked up: the players took the throw as good, and so does the referee
-          (the roll as read, the play judged as usual).
+        * the checkers played, then the dice picked up: the players took the
+          throw as good, and so does the referee; the value of the die read
+          tilted is doubtful, so the roll is inferred from the play and the
+          flat die, as for a die not seen (exactly one roll fits, or a warning).
         """
         doubt = self.doubt
         assert doubt is not None and self.seating is not None
@@ -701,32 +703,32 @@ class Referee:
         lying = tuple(d for d in seen if any(_same_place(d, x, tolerance)
                                              for x in self.doubted))
         others = tuple(d for d in seen if d not in lying)
-        try:
-            board = position_of(read_board(observation), self.seating, player)
-        except BoardReadError:
-            return self  # a hand, a checker unaccounted for: wait for a clear board
-        moved = board.key != self.game.position.key
-        values = dice_values(self.doubted)
         if len(lying) == len(self.doubted):
             verdict = judge_throw(lying, half)
             if not isinstance(verdict, (VoidThrow, Unclear)):
                 return self._accept_throw(player, lying, verdict, out)  # read flat again
-            if moved and len(values) == 2:
-                out.warn("dice", "the throw was played as it lay: it stands")
-                state = self._accept_throw(player, lying, (values[0], values[1]), out)
-                return state._play(observation, seen, out)
-            return self
+            return self  # still in doubt, played on or not: wait for the pick-up
         if lying:
             return self  # one die picked up: wait for the other
-        if moved and len(values) == 2:
-            # Played, then picked up: the throw stood; judge the play.
-            out.warn("dice", "the throw was played as it lay: it stands")
-            state = self._accept_throw(player, (), (values[0], values[1]), out)
-            return state._final(observation, others, out)
+        try:
+            board = position_of(read_board(observation), self.seating, player)
+        except BoardReadError:
+            return self  # a hand, a checker unaccounted for: wait for a clear board
+        state = replace(self, doubt=None, doubted=())
+        if board.key != self.game.position.key:
+            # Played, then picked up: the players took the throw as good.  The value
+            # of a die read as tilted is no better than its pose, so the roll is
+            # taken from the play and the dice read flat (as for a die not seen).
+            out.warn("dice", "the throw was played as it lay: the roll is taken from the play")
+            flat = tuple(d.value for d in self.doubted if d.flat and d.value is not None)
+            return replace(state, glimpsed=flat)._roll(observation, others, out)
+        if others:
+            # Thrown again before the board was seen without dice: the void is moot.
+            out.warn("dice", f"{doubt.detail}: thrown again")
+            return state._roll(observation, others, out)
         # Picked up with nothing moved: the throw was void.
-        state = replace(replace(self, doubt=None, doubted=())._void(doubt, player, (), out),
-                        void_by=None)
-        return state._roll(observation, others, out) if others else state
+        state = replace(state._void(doubt, player, (), out), void_by=None)
+        return state
 
     def _board_readable(self, observation: Observation) -> bool:
         assert self.seating is not None
