@@ -421,3 +421,25 @@ def test_a_cocked_throw_played_illegally_is_a_warning_not_a_call(seating: Seatin
     assert not _calls(events)
     assert names(events)[-2:] == ["warning:dice", "warning:moved"]
     assert referee.stage is Stage.ROLL and referee.game.turn == DARK
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_opening_die_read_as_cocked_then_played_on_is_inferred_not_called(
+        seating: Seating) -> None:
+    script = Script(seating).setup()
+    bottom, top = seating.bottom, seating.top
+    values = {LIGHT: 6, DARK: 1}
+    dice = (die(values[bottom], "right", 0), die(values[top], "left", 1, flat=False))
+    script.stable(Position.initial(), dice)
+    start = Position.initial().with_turn(LIGHT)
+    play = parse_play(start, "13/7 8/7", 6, 1)
+    after = start.result_of(play)
+    script.stable(after, dice)
+    script.stable(after)
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert [n for n in names(events) if not n.startswith("warning")] == [
+        "game_start", "opening_roll", "play"]
+    opening = next(e for e in events if e.event == "opening_roll")
+    assert opening.player == "light" and opening.data["dice"] == {"light": 6, "dark": 1}
+    assert referee.stage is Stage.ROLL and referee.game.turn == DARK

@@ -464,6 +464,8 @@ class Referee:
     def _opening(self, observation: Observation, seen: tuple[Die, ...],
                  out: "_Out") -> "Referee":
         assert self.seating is not None
+        if self.doubt is not None:
+            return self._doubted_opening(observation, seen, out)
         if not any(d.side is not None for d in observation.dice):
             return self._missed_opening(observation, out)
         if len(seen) < 2:
@@ -476,6 +478,13 @@ class Referee:
         by_side: dict[str, list[Die]] = {"left": [], "right": []}
         for die in seen:
             fault = die_fault(die, None)
+            if fault is not None and fault.reason == "cocked":
+                # As in a turn (:meth:`_doubted_throw`): a look first.
+                out.warn("dice", f"{fault.detail}? If so the opening throw is void: pick up "
+                                 "the dice and throw again", die=die_json(fault.die))
+                return replace(state, doubt=fault, doubted=seen,
+                               glimpsed=tuple(d.value for d in seen
+                                              if d.flat and d.value is not None))
             if fault is not None:
                 thrower = state._thrower_of_side(die.side)
                 return state._void(fault, thrower, seen, out)
@@ -510,6 +519,33 @@ class Referee:
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
                        rereads=(),
                        message=_play_message(session.game), before_roll=state.session)
+
+    def _doubted_opening(self, observation: Observation, seen: tuple[Die, ...],
+                         out: "_Out") -> "Referee":
+        """OPENING with a die read as cocked: the dice read flat again stand; picked up
+        from the starting position, the throw was void (``reroll`` for the die's
+        thrower); the checkers played from it, the opening roll is inferred from the
+        play (:meth:`_missed_opening`, helped by the dice read flat)."""
+        doubt = self.doubt
+        assert doubt is not None and self.seating is not None
+        tolerance = self.settings.die_tolerance
+        lying = tuple(d for d in seen if any(_same_place(d, x, tolerance)
+                                             for x in self.doubted))
+        others = tuple(d for d in seen if d not in lying)
+        if len(lying) == len(self.doubted):
+            if all(die_fault(d, None) is None for d in lying):
+                return replace(self, doubt=None, doubted=())._opening(observation, seen, out)
+            return self
+        if lying or not self._board_readable(observation):
+            return self
+        state = replace(self, doubt=None, doubted=())
+        if self._opening_played(observation):
+            return state._missed_opening(observation, out)
+        if others:
+            out.warn("dice", f"{doubt.detail}: thrown again")
+            return state._opening(observation, others, out)
+        thrower = self._thrower_of_side(doubt.die.side)
+        return replace(state._void(doubt, thrower, (), out), void_by=None)
 
     def _missed_opening(self, observation: Observation, out: "_Out") -> "Referee":
         """Checkers moved with no opening roll recorded: the roll the first play fits.
