@@ -443,3 +443,21 @@ def test_an_opening_die_read_as_cocked_then_played_on_is_inferred_not_called(
     opening = next(e for e in events if e.event == "opening_roll")
     assert opening.player == "light" and opening.data["dice"] == {"light": 6, "dark": 1}
     assert referee.stage is Stage.ROLL and referee.game.turn == DARK
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_after_the_board_parted_from_the_record_the_next_play_is_not_called(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    # Between plays the board shows a dark checker moved (a throw missed and a play
+    # begun, a play put right, a checker misread): the record is in doubt.
+    moved = shifted(dark, "8/7")
+    script.stable(moved)
+    dice = script.throw(moved.with_turn(DARK), DARK, (6, 2), spot=1)
+    after = shifted(shifted(moved.with_turn(DARK), "24/18").with_turn(DARK), "13/11")
+    script.stable(after, dice)
+    script.stable(after)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look" and events[-1].data["resync"] is True
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT

@@ -676,13 +676,6 @@ class Referee:
             out.warn("look", f"dice in {colour_name(game.turn.opponent)}'s half while the "
                              "checkers cannot be accounted for")
             return state
-        if all(d.side == opponent_half for d in seen) and self.resynced == RESYNC_PLAYS \
-                and _a_throw(seen) \
-                and self.call is None:
-            # Out of step since the last resync, with no play judged since: the turn
-            # the referee has is a guess, and the dice say whose throw it is.
-            state = state._resync(observation, game.turn.opponent, out)
-            return state._throw(state.game.turn, seen, out)
         if all(d.side == opponent_half for d in seen) and self._board_moved(observation):
             # The player on turn played with dice the camera did not see (in
             # full); the opponent's throw shows that play is over.  A throw in
@@ -694,6 +687,12 @@ class Referee:
                 # No roll explains the board (or more than one): the opponent's
                 # throw still says whose turn it is.
                 state = state._resync(observation, game.turn.opponent, out)
+        elif all(d.side == opponent_half for d in seen) and self.resynced == RESYNC_PLAYS \
+                and _a_throw(seen) and self.call is None:
+            # Out of step since the last resync (or since the board parted from the
+            # record), with no play judged since: the turn the referee has is a
+            # guess, and the dice say whose throw it is.
+            state = state._resync(observation, game.turn.opponent, out)
         return state._throw(state.game.turn, seen, out)
 
     def _resync(self, observation: Observation, thrower: Player, out: "_Out") -> "Referee":
@@ -846,7 +845,9 @@ class Referee:
         if self.glimpsed and self.game.phase is Phase.ROLL:
             return self._infer_roll(observation, out)
         out.warn("moved", "the checkers are not where the last play left them")
-        return self
+        # The record and the board part: whatever happened (a throw missed and played,
+        # a play put right), the next plays are judged against a position in doubt.
+        return replace(self, resynced=RESYNC_PLAYS)
 
     def _mover_corrects(self, observation: Observation, out: "_Out") -> "Referee":
         """*Players* mode: the mover puts their own illegal play right before anyone throws.
