@@ -461,3 +461,40 @@ def test_after_the_board_parted_from_the_record_the_next_play_is_not_called(
     assert not _calls(events)
     assert names(events)[-1] == "warning:look" and events[-1].data["resync"] is True
     assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_doubted_throw_that_cannot_be_played_picked_up_is_a_dance(seating: Seating) -> None:
+    script, _ = _to_roll(seating)
+    # Dark on the bar against a closed board: nothing can move with 4-4.
+    light_rows = [0] * 26
+    dark_rows = [0] * 26
+    for point in (1, 2, 3, 4, 5, 6):
+        light_rows[point] = 2
+    light_rows[13] = 3
+    dark_rows[25] = 1
+    dark_rows[6] = 14
+    closed = Position(light_rows, dark_rows, DARK)
+    assert not closed.legal_positions(4, 4)
+    script.operator("set_position", position_id=closed.position_id(), turn="dark")
+    script.stable(closed)
+    read = _misread(throw((4, 4), half_of(seating, DARK), 1), 0, 4, flat=False)
+    script.stable(closed, read)
+    script.stable(closed)
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert [n for n in names(events) if not n.startswith("warning")][-2:] == ["roll", "play"]
+    assert events[-1].data["move"] == "" and events[-1].data["legal"] is True
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_opening_tie_with_a_die_read_as_cocked_picked_up_is_no_call(
+        seating: Seating) -> None:
+    script = Script(seating).setup()
+    dice = (die(5, "right", 0), die(5, "left", 1, flat=False))
+    script.stable(Position.initial(), dice)
+    script.stable(Position.initial())
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert referee.stage is Stage.OPENING

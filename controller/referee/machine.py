@@ -541,9 +541,11 @@ class Referee:
         state = replace(self, doubt=None, doubted=())
         if self._opening_played(observation):
             return state._missed_opening(observation, out)
-        if others:
+        values = dice_values(self.doubted)
+        if others or (len(values) == 2 and values[0] == values[1]):
+            # Thrown again at once, or a tie as read (picked up either way): moot.
             out.warn("dice", f"{doubt.detail}: thrown again")
-            return state._opening(observation, others, out)
+            return state._opening(observation, others, out) if others else state
         thrower = self._thrower_of_side(doubt.die.side)
         return replace(state._void(doubt, thrower, (), out), void_by=None)
 
@@ -757,6 +759,12 @@ class Referee:
             out.warn("dice", "the throw was played as it lay: the roll is taken from the play")
             flat = tuple(d.value for d in self.doubted if d.flat and d.value is not None)
             return replace(state, glimpsed=flat)._roll(observation, others, out)
+        values = dice_values(self.doubted)
+        if len(values) == 2 and not self.game.position.legal_positions(values[0], values[1]):
+            # Nothing could move with the dice as read (a dance): picked up as
+            # expected, the throw stood.
+            state = self._accept_throw(player, (), (values[0], values[1]), out)
+            return state._final(observation, others, out)
         if others:
             # Thrown again before the board was seen without dice: the void is moot.
             out.warn("dice", f"{doubt.detail}: thrown again")
