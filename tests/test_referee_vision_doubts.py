@@ -481,11 +481,22 @@ def test_a_doubted_throw_that_cannot_be_played_picked_up_is_a_dance(seating: Sea
     read = _misread(throw((4, 4), half_of(seating, DARK), 1), 0, 4, flat=False)
     script.stable(closed, read)
     script.stable(closed)
+    before = len(script.inputs)
+    # A dance is picked up like a void throw: the next throw tells.  Light throws.
+    script.throw(closed.with_turn(LIGHT), LIGHT, (3, 1), spot=2)
     referee, events = run(Referee.new(), script.inputs)
     assert not _calls(events)
-    assert [n for n in names(events) if not n.startswith("warning")][-2:] == ["roll", "play"]
-    assert events[-1].data["move"] == "" and events[-1].data["legal"] is True
-    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+    assert [(e.event, e.player) for e in events if e.event in ("roll", "play")][-3:] == [
+        ("roll", "dark"), ("play", "dark"), ("roll", "light")]
+    assert [e for e in events if e.event == "play"][-1].data["move"] == ""
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+    # Dark throwing again instead: the throw was void after all.
+    del script.inputs[before:]
+    script.throw(closed, DARK, (5, 2), spot=3)
+    referee, events = run(Referee.new(), script.inputs)
+    assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
+        ("reroll", "dark", "cocked")]
+    assert names(events)[-1] == "roll" and events[-1].data == {"dice": [5, 2]}
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)

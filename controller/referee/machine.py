@@ -181,6 +181,9 @@ class Referee:
     """ROLL: a throw whose only fault is a die read as cocked, held in doubt (see
     :meth:`_doubted_throw`); ``doubted`` are its dice as they lay."""
     doubted: tuple[Die, ...] = ()
+    doubt_up: bool = False
+    """The doubted dice were picked up with nothing moved, and nothing could move with
+    them as read: a void throw or a dance, which the next throw tells."""
     setup_dice: tuple[Die, ...] = ()
     """SETUP: the dice on the field in the last board seen not yet set up."""
     resynced: int = 0
@@ -736,6 +739,17 @@ class Referee:
         assert doubt is not None and self.seating is not None
         player = self.game.turn
         half = thrower_half(self.seat(player))
+        values = dice_values(self.doubted)
+        if self.doubt_up:
+            # Void or a dance: the next throw tells (the thrower again, or the opponent).
+            if not _a_throw(seen):
+                return self
+            state = replace(self, doubt=None, doubted=(), doubt_up=False)
+            if seen[0].side == half:
+                state = replace(state._void(doubt, player, (), out), void_by=None)
+                return state._roll(observation, seen, out)
+            state = state._accept_throw(player, (), (values[0], values[1]), out)
+            return state._final(observation, seen, out)
         tolerance = self.settings.die_tolerance
         lying = tuple(d for d in seen if any(_same_place(d, x, tolerance)
                                              for x in self.doubted))
@@ -759,12 +773,11 @@ class Referee:
             out.warn("dice", "the throw was played as it lay: the roll is taken from the play")
             flat = tuple(d.value for d in self.doubted if d.flat and d.value is not None)
             return replace(state, glimpsed=flat)._roll(observation, others, out)
-        values = dice_values(self.doubted)
-        if len(values) == 2 and not self.game.position.legal_positions(values[0], values[1]):
-            # Nothing could move with the dice as read (a dance): picked up as
-            # expected, the throw stood.
-            state = self._accept_throw(player, (), (values[0], values[1]), out)
-            return state._final(observation, others, out)
+        if len(values) == 2 and not others and \
+                not self.game.position.legal_positions(values[0], values[1]):
+            # Nothing could move with the dice as read: a dance is picked up like
+            # this too.  The next throw tells which.
+            return replace(self, doubt_up=True)
         if others:
             # Thrown again before the board was seen without dice: the void is moot.
             out.warn("dice", f"{doubt.detail}: thrown again")
