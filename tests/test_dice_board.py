@@ -209,9 +209,31 @@ def test_a_one_linked_with_a_faint_blob_past_its_die_is_read() -> None:
 def test_no_one_is_taken_out_of_a_cocked_three() -> None:
     # a black three cocked against a white checker fails the stray-mark check (the
     # checker shows past its slanted face); its corner pip alone would pass it, but
-    # the pips left out lie on that one's face
+    # the pips left out lie on that one's face; and a one has no round pip near it
     truth, now, before = rendered(11, 62, before=lambda c: replace(
-        c, detect=replace(c.detect, part_gap=0.0)))
+        c, detect=replace(c.detect, part_gap=0.0, lone_clear=0.0)))
     three = next(centre for value, centre in truth if value == 3)
     assert not any(math.dist(c, three) < 15 for _, c in now)
     assert any(v == 1 and math.dist(c, three) < 15 for v, c in before)
+    for alone in (replace(BoardDiceConfig().detect, part_gap=0.0),
+                  replace(BoardDiceConfig().detect, lone_clear=0.0)):
+        _, _, read = rendered(11, 62, before=lambda c, d=alone: replace(
+            c, detect=replace(c.detect, part_gap=d.part_gap, lone_clear=d.lone_clear)))
+        assert not any(math.dist(c, three) < 15 for _, c in read)
+
+
+def test_a_four_whose_corner_pip_did_not_join_is_no_one() -> None:
+    # vision_accuracy's seed 7, frame 24: a red four read from a 2x capture, one
+    # corner pip blurred too slanted to be grouped; its other corner stood alone
+    from vision.synth.generate import random_scene as scene_of
+
+    scene = scene_of(np.random.default_rng(7_000_024))
+    frame, truth = render(scene)
+    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
+    assert truth.observation.corners is not None
+    field_map = FieldMap.from_corners(truth.observation.corners)
+    config = BoardDiceConfig(die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
+    reads = [read_board_dice(frame, field_map, scene.profile, hires=big, scale=2.0, config=c)
+             for c in (config, replace(config, detect=replace(config.detect, lone_clear=0.0)))]
+    assert sorted(d.value or 0 for d in reads[0]) == [4, 4]
+    assert 1 in [d.value for d in reads[1]]

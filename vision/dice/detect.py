@@ -43,6 +43,10 @@ class DetectConfig:
     (keyboard symbols, letters and side-face slivers are not)."""
     lone_min_ratio: float = 0.5
     """Least minor/major axis ratio of the pip of a one."""
+    lone_clear: float = 0.6
+    """A one has no round pip contrasting half as much within this many die edges:
+    a die's own other pips lie within 0.55, a neighbour's 0.73 or more (renders: a
+    four whose blurred corner pip was too slanted to join read as a one)."""
     overlap: float = 0.5
     """Faces of opposite polarity closer than this many die edges are one
     die: the one with more pips is kept."""
@@ -96,7 +100,21 @@ def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
 def _kept(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,
           die_pixels: float | None) -> bool:
     return (_plausible(face, config) and not in_row(face, pips, config)
+            and not _crowded_one(face, pips, config, die_pixels)
             and clean_face(gray, face, config, die_pixels))
+
+
+def _crowded_one(face: Face, pips: list[Pip], config: DetectConfig,
+                 die_pixels: float | None) -> bool:
+    """True for a one with a round pip contrasting as much near it: the pips of a
+    bigger face that was not put together (a blurred pip too slanted to join it)."""
+    if face.value != 1:
+        return False
+    own = face.pips[0]
+    reach = config.lone_clear * (face.die_size if die_pixels is None else die_pixels)
+    return any(p is not own and math.dist(p.x_y, own.x_y) <= reach
+               and p.ratio >= config.lone_min_ratio
+               and p.contrast >= config.row_contrast * own.contrast for p in pips)
 
 
 def _part(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,
