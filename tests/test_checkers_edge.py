@@ -100,3 +100,25 @@ def test_the_bar_search_leaves_the_bars_ends_to_the_general_search() -> None:
     assert read_checkers(end, TOURNAMENT, config=anywhere).bar == Counts(0, 1)
     middle = bar_with_disc_at(h / 2.0 + 1.05 * radius)
     assert read_checkers(middle, TOURNAMENT).bar == Counts(0, 1)
+
+
+def test_a_corner_checker_with_part_of_its_rim_hidden_is_found() -> None:
+    """A dark checker in the field's corner (its centre 0.9 radii from both borders),
+    a dark object of its shade (a die, the rail's edge) over 60 degrees of its rim on the
+    inner side: a quarter of its rim lies past the border, and of the rest too little
+    shows an edge for ``rim_score``; at the border ``border_score`` applies and it is
+    found at its place."""
+    w, h = TOURNAMENT.rectified_size(640)
+    radius = expected_radius(TOURNAMENT, 640)
+    board = np.full((h, w, 3), (200, 205, 210), dtype=np.uint8)
+    centre = (round(0.9 * radius), round(0.9 * radius))
+    cv2.circle(board, centre, round(radius) - 1, (40, 40, 45), -1, cv2.LINE_AA)
+    cv2.ellipse(board, centre, (round(1.6 * radius), round(1.6 * radius)), 0, 15, 75,
+                (40, 40, 45), -1)
+    noise = np.random.default_rng(5).normal(0.0, 1.5, board.shape)
+    board = np.clip(board + noise, 0, 255).astype(np.uint8)
+    found = find_circles(board, TOURNAMENT)
+    assert len(found) == 1
+    assert abs(found[0].x - 0.9 * radius) < 0.2 * radius
+    assert abs(found[0].y - 0.9 * radius) < 0.2 * radius
+    assert not find_circles(board, TOURNAMENT, DetectConfig(border_score=0.8))

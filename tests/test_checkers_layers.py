@@ -60,3 +60,31 @@ def test_a_layer_with_a_gap_may_hold_the_checker_missing_there() -> None:
     plain = read_stack(_distances(seen), False, _frame(), replace(config, gap_plausible=0.0),
                        covered)
     assert all(count != 9 for count, _ in plain.alternatives)
+
+
+def test_a_tiny_shift_layer_with_a_checker_short_of_its_slot_is_offered() -> None:
+    """Five seen at -0.05, 1.04, 1.95, 3.02, 4.0 (two on a second layer shifted 0.1 that
+    perspective and the hand put at -0.05 and 0.04): the image counts five, and seven
+    (the two nearest the rail on a layer) is offered for the totals even though the
+    first lies short of its slot."""
+    seen = [-0.05, 1.04, 1.95, 3.02, 4.0]
+    config = StackConfig()
+    stack = read_stack(_distances(seen), False, _frame(), config)
+    assert stack.count == 5
+    assert 7 in [count for count, _ in stack.alternatives]
+    old = read_stack(_distances(seen), False, _frame(), replace(config, doubt_floor=0.0))
+    assert 7 not in [count for count, _ in old.alternatives]
+
+
+def test_a_third_layer_too_close_to_tell_is_offered() -> None:
+    """Row of five, a second layer of four shifted 0.13 and a third of two on it: seen
+    from above, the third's two at phases 0.18 and 0.22, the second's last two at 0.14
+    and 0.11, the row's last.  The third stands out by less than ``third_gap``: nine
+    counted, eleven (the third layer) offered for the totals."""
+    seen = [0.18, 1.22, 2.14, 3.11, 4.0]
+    config = StackConfig()
+    stack = read_stack(_distances(seen), False, _frame(), config)
+    assert stack.count == 9
+    assert (11, config.third_plausible) in stack.alternatives
+    none = read_stack(_distances(seen), False, _frame(), replace(config, third_doubt=0.0))
+    assert 11 not in [count for count, _ in none.alternatives]

@@ -64,8 +64,13 @@ class StackConfig:
     doubt_row: int = 5
     """A tiny-shift second layer is only suspected on a row this long (players stack on
     full rows of five or six)."""
-    doubt_floor: float = 0.0
-    """Checkers of a tiny-shift second layer all lie beyond their slot (phase at least this)."""
+    doubt_floor: float = -0.5
+    """Checkers of a tiny-shift second layer all lie beyond their slot (phase at least
+    this); -0.5 asks nothing (a phase lies in [-0.5, 0.5]).  Perspective pulls a layer
+    towards the rail and hand placement spreads the row, so a layer shifted 0.1 showed a
+    checker at -0.05 (tune seed 21, scene 644: seven read as five); the alternative's
+    plausibility (the run's phases over the rest's) already says how far it stands out.
+    On the tune renders 0.0 and -0.03 missed that board, -0.06 to -0.5 read the same."""
     plausible: float = 0.0
     """Least plausibility of an alternative taken to match a known total."""
     presumed: float = 0.0
@@ -108,6 +113,13 @@ class StackConfig:
     of higher checkers (see :func:`_third_layer`); 0 leaves such a group one layer.  Two
     layers' phases part by the shift (0.1-0.5) less perspective; one layer's spread by
     about 0.05.  On the tune renders 0.065-0.08 read the same."""
+    third_doubt: float = 0.03
+    """A run from the rail standing out from the rest of its group of higher checkers by
+    less than ``third_gap`` but at least this (and ``third_ratio`` as far) may still be a
+    third layer: the count with it is offered to the totals (plausibility
+    ``third_plausible``).  0 offers none."""
+    third_plausible: float = 0.01
+    """Plausibility of the count with a third layer closer than ``third_gap``."""
     third_step: float = 1.5
     """The higher checkers of a stack with a third layer follow one another from the rail
     (the third, then the second beyond it) no further apart than this (slots); a gap means
@@ -223,6 +235,11 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
             alternatives += ((filled, config.gap_plausible),)
     if added:
         alternatives += ((count - added, config.prefix_doubt),)
+    if 0.0 < config.third_doubt < config.third_gap and higher.any():
+        closer = replace(config, third_gap=config.third_doubt)
+        third = row + _higher_count(slots[higher], closer)
+        if third > count:
+            alternatives += ((third, config.third_plausible),)
     return Stack(count, row, tuple(bool(h) for h in higher), hidden, alternatives)
 
 
