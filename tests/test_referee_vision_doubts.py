@@ -482,10 +482,12 @@ def test_a_doubted_throw_that_cannot_be_played_picked_up_is_a_dance(seating: Sea
     script.stable(closed, read)
     script.stable(closed)
     before = len(script.inputs)
-    # A dance is picked up like a void throw: the next throw tells.  Light throws.
+    # A dance is picked up like a void throw: called void at the pick-up (the
+    # players rethrow at once), but light throwing next makes it a dance after all.
     script.throw(closed.with_turn(LIGHT), LIGHT, (3, 1), spot=2)
     referee, events = run(Referee.new(), script.inputs)
-    assert not _calls(events)
+    assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
+        ("reroll", "dark", "cocked")]
     assert [(e.event, e.player) for e in events if e.event in ("roll", "play")][-3:] == [
         ("roll", "dark"), ("play", "dark"), ("roll", "light")]
     assert [e for e in events if e.event == "play"][-1].data["move"] == ""

@@ -182,8 +182,9 @@ class Referee:
     :meth:`_doubted_throw`); ``doubted`` are its dice as they lay."""
     doubted: tuple[Die, ...] = ()
     doubt_up: bool = False
-    """The doubted dice were picked up with nothing moved, and nothing could move with
-    them as read: a void throw or a dance, which the next throw tells."""
+    """The doubted dice were picked up with nothing moved and called void, though
+    nothing could move with them as read: a throw by the opponent next makes it a
+    dance (recorded), not a wrong-half throw."""
     setup_dice: tuple[Die, ...] = ()
     """SETUP: the dice on the field in the last board seen not yet set up."""
     resynced: int = 0
@@ -741,13 +742,14 @@ class Referee:
         half = thrower_half(self.seat(player))
         values = dice_values(self.doubted)
         if self.doubt_up:
-            # Void or a dance: the next throw tells (the thrower again, or the opponent).
+            # Called void at the pick-up, but nothing could move with the dice as
+            # read: if the opponent throws next, it was a dance after all.
             if not _a_throw(seen):
                 return self
             state = replace(self, doubt=None, doubted=(), doubt_up=False)
             if seen[0].side == half:
-                state = replace(state._void(doubt, player, (), out), void_by=None)
                 return state._roll(observation, seen, out)
+            out.warn("dice", "the throw called void was a dance: the opponent has thrown")
             state = state._accept_throw(player, (), (values[0], values[1]), out)
             return state._final(observation, seen, out)
         tolerance = self.settings.die_tolerance
@@ -775,9 +777,11 @@ class Referee:
             return replace(state, glimpsed=flat)._roll(observation, others, out)
         if len(values) == 2 and not others and \
                 not self.game.position.legal_positions(values[0], values[1]):
-            # Nothing could move with the dice as read: a dance is picked up like
-            # this too.  The next throw tells which.
-            return replace(self, doubt_up=True)
+            # Nothing could move with the dice as read: a dance is picked up like this
+            # too.  Called void now (the players rethrow at once), but the next throw
+            # tells: the opponent's makes it a dance after all.
+            state = replace(self._void(doubt, player, (), out), void_by=None, doubt_up=True)
+            return state
         if others:
             # Thrown again before the board was seen without dice: the void is moot.
             out.warn("dice", f"{doubt.detail}: thrown again")
