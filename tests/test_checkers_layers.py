@@ -62,18 +62,20 @@ def test_a_layer_with_a_gap_may_hold_the_checker_missing_there() -> None:
     assert all(count != 9 for count, _ in plain.alternatives)
 
 
-def test_a_tiny_shift_layer_with_a_checker_short_of_its_slot_is_offered() -> None:
-    """Five seen at -0.05, 1.04, 1.95, 3.02, 4.0 (two on a second layer shifted 0.1 that
-    perspective and the hand put at -0.05 and 0.04): the image counts five, and seven
-    (the two nearest the rail on a layer) is offered for the totals even though the
-    first lies short of its slot."""
+def test_a_tiny_shift_layer_is_offered_only_with_its_checkers_beyond_their_slots() -> None:
+    """Five seen at -0.05, 1.04, 1.95, 3.02, 4.0 (maybe two on a second layer shifted 0.1
+    that perspective and the hand put at -0.05 and 0.04, maybe a row of five): the image
+    counts five; seven is offered for the totals only with ``doubt_floor`` lowered (the
+    default asks the run's checkers to lie beyond their slots)."""
     seen = [-0.05, 1.04, 1.95, 3.02, 4.0]
     config = StackConfig()
     stack = read_stack(_distances(seen), False, _frame(), config)
     assert stack.count == 5
-    assert 7 in [count for count, _ in stack.alternatives]
-    old = read_stack(_distances(seen), False, _frame(), replace(config, doubt_floor=0.0))
-    assert 7 not in [count for count, _ in old.alternatives]
+    assert 7 not in [count for count, _ in stack.alternatives]
+    low = read_stack(_distances(seen), False, _frame(), replace(config, doubt_floor=-0.5))
+    assert 7 in [count for count, _ in low.alternatives]
+    shifted = read_stack(_distances([0.06, 1.04, 1.99, 3.02, 4.0]), False, _frame(), config)
+    assert 7 in [count for count, _ in shifted.alternatives]
 
 
 def test_a_third_layer_too_close_to_tell_is_offered() -> None:

@@ -64,13 +64,13 @@ class StackConfig:
     doubt_row: int = 5
     """A tiny-shift second layer is only suspected on a row this long (players stack on
     full rows of five or six)."""
-    doubt_floor: float = -0.5
+    doubt_floor: float = 0.0
     """Checkers of a tiny-shift second layer all lie beyond their slot (phase at least
-    this); -0.5 asks nothing (a phase lies in [-0.5, 0.5]).  Perspective pulls a layer
-    towards the rail and hand placement spreads the row, so a layer shifted 0.1 showed a
-    checker at -0.05 (tune seed 21, scene 644: seven read as five); the alternative's
-    plausibility (the run's phases over the rest's) already says how far it stands out.
-    On the tune renders 0.0 and -0.03 missed that board, -0.06 to -0.5 read the same."""
+    this).  Perspective pulls a layer towards the rail, and a layer shifted 0.1 showed a
+    checker at -0.05 (tune seed 21, scene 644: seven read as five, fixed from -0.06
+    down), but a floor that low also offered a row of five one more where a tray read a
+    checker short made the total ask for it (tune seed 11, scene 255): no gain on the
+    1,300 tune renders, so the floor stays."""
     plausible: float = 0.0
     """Least plausibility of an alternative taken to match a known total."""
     presumed: float = 0.0
