@@ -511,3 +511,25 @@ def test_an_opening_tie_with_a_die_read_as_cocked_picked_up_is_no_call(
     referee, events = run(Referee.new(), script.inputs)
     assert not _calls(events)
     assert referee.stage is Stage.OPENING
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_one_die_of_an_early_throw_in_a_race_waits_for_the_throw(seating: Seating) -> None:
+    from tests.test_referee_etiquette import RACE, _set
+
+    script = _set(seating, RACE)
+    dice = script.throw(RACE, LIGHT, (2, 1))
+    play = parse_play(RACE, "2/off 1/off", 2, 1)
+    half_way = shifted(RACE, "2/off")
+    # Half-way through light's play one die shows in dark's half (the other missed):
+    # the play is not final on one die.
+    script.stable(half_way, (*dice, *throw((5,), half_of(seating, DARK), 2)))
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events) and names(events)[-1] == "roll"
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+    after = RACE.result_of(play)
+    script.stable(after, (*dice, *throw((5, 4), half_of(seating, DARK), 2)))
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-3:] == ["roll", "play", "roll"]
+    assert events[-2].data["legal"] is True and events[-1].data["dice"] == [5, 4]

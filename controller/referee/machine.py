@@ -1003,6 +1003,10 @@ class Referee:
             out.beeps += 1
             return replace(state, ignored=(*state.ignored, *fresh), message="ROLL AGAIN",
                            void_by=mover.opponent)
+        if kept and not _a_throw(fresh):
+            # The exceptions make the play final at the opponent's throw; one more
+            # die is no throw (a die missed, something taken for a die): wait.
+            return state
         return state._final(observation, fresh, out)
 
     def _early_allowed(self, observation: Observation) -> bool:
