@@ -90,3 +90,17 @@ def test_a_third_layer_too_close_to_tell_is_offered() -> None:
     assert (11, config.third_plausible) in stack.alternatives
     none = read_stack(_distances(seen), False, _frame(), replace(config, third_doubt=0.0))
     assert 11 not in [count for count, _ in none.alternatives]
+
+
+def test_a_third_layer_on_whole_slots_runs_without_a_gap() -> None:
+    """Twelve: a row of five, four on it shifted half a slot, three on those on whole
+    slots 1-3 (perspective pulls them a little towards the rail).  Seen from above: the
+    row's first and the second layer's first and last, partly covered; the third's three
+    and the row's last on top.  The third's middle checker has no covered one beside it,
+    yet lies between two of its layer: twelve, not eleven."""
+    seen = [0.05, 0.45, 0.9, 1.9, 2.95, 3.46, 3.96]
+    covered = [0.36, 0.34, 0.0, 0.0, 0.0, 0.31, 0.33]
+    config = StackConfig()
+    assert read_stack(_distances(seen), False, _frame(), config, covered).count == 12
+    assert read_stack(_distances(seen), False, _frame(), replace(config, top_run=False),
+                      covered).count == 11

@@ -113,6 +113,11 @@ class StackConfig:
     of higher checkers (see :func:`_third_layer`); 0 leaves such a group one layer.  Two
     layers' phases part by the shift (0.1-0.5) less perspective; one layer's spread by
     about 0.05.  On the tune renders 0.065-0.08 read the same."""
+    top_run: bool = True
+    """A third layer found on whole slots (see :func:`_over_higher`) takes in the
+    uncovered checkers between its first and last: one of them may have no covered
+    checker of the second layer beside it (tune seed 11: twelve read as eleven twice,
+    the third's middle checker taken for the row's)."""
     third_doubt: float = 0.03
     """A run from the rail standing out from the rest of its group of higher checkers by
     less than ``third_gap`` but at least this (and ``third_ratio`` as far) may still be a
@@ -224,7 +229,13 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
         added = int(run.sum())
         higher |= run
     if covered is not None and higher.any():
-        higher |= _over_higher(slots, cover, higher, config)
+        on_top = _over_higher(slots, cover, higher, config)
+        if config.top_run and on_top.sum() >= 2:
+            # A layer runs without a gap: the uncovered checkers on whole slots between
+            # two of it are of it (the row checkers there lie under two layers).
+            low, high = float(slots[on_top].min()), float(slots[on_top].max())
+            on_top |= ~higher & (cover <= config.uncovered) & (slots > low) & (slots < high)
+        higher |= on_top
     on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
     hidden = tuple(k for k in range(row) if k not in on_row)
     count = row + _higher_count(slots[higher], config)
