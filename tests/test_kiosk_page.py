@@ -18,7 +18,7 @@ from controller.referee.session import Session
 from controller.referee.settings import RefereeSettings
 from controller.rules.position import Position
 from tests.kiosk_browser import Browser, chromium_path
-from tests.referee_streams import DARK, SEATINGS, Script, die, half_of
+from tests.referee_streams import DARK, LIGHT, SEATINGS, Script, die, half_of
 
 START = Position.initial()
 
@@ -76,13 +76,13 @@ def test_the_page_draws_the_board_score_and_a_call(browser: Browser) -> None:
                                      if str(p) == "8/5 6/5"))
         script.stable(after, dice)
         script.stable(after)
-        mine = half_of(seating, DARK)
-        script.stable(after.with_turn(DARK), (die(5, mine, 0), die(2, mine, 1, flat=False)))
+        theirs = half_of(seating, LIGHT)
+        script.stable(after.with_turn(DARK), (die(5, theirs, 0), die(2, theirs, 1)))
         for inp in script.inputs:
             session.step(inp)
 
         alert = _wait_text(browser, tab, "alert", "Roll again")
-        assert alert.startswith("Roll again, Dark: the 2 is cocked")
+        assert alert.startswith("Roll again, Dark: the 5 is in the wrong half")
         assert browser.evaluate(tab, "document.getElementById('alert').hidden") is False
         # Light's 5 point (index 4) made with two checkers, the 6 point down to four.
         assert _point(browser, tab, 4) == (2, 0, 2)

@@ -93,13 +93,13 @@ def test_a_void_throw_is_the_alert_naming_the_die_and_why(seating: Seating) -> N
     after = START.result_of(next(p for p in START.legal_plays(3, 1) if str(p) == "8/5 6/5"))
     script.stable(after, dice)
     script.stable(after)
-    mine = half_of(seating, DARK)
-    script.stable(after.with_turn(DARK), (die(4, mine, 0), die(2, mine, 1, flat=False)))
+    theirs = half_of(seating, LIGHT)
+    script.stable(after.with_turn(DARK), (die(4, theirs, 0), die(2, theirs, 1)))
     _feed(session, script)
     state = _state(feed)
     alert = state["alert"]
-    assert alert["event"] == "reroll" and alert["reason"] == "cocked"
-    assert alert["text"].startswith("Roll again, Dark: the 2 is cocked")
+    assert alert["event"] == "reroll" and alert["reason"] == "wrong_half"
+    assert alert["text"].startswith("Roll again, Dark: the 4 is in the wrong half")
     assert state["calls"]["blink"] == ["dark"]
     assert [d["value"] for d in state["dice"]["void"]] == [4, 2]
     # The rethrow moves the game on: the alert is over, the log keeps it.
@@ -109,6 +109,40 @@ def test_a_void_throw_is_the_alert_naming_the_die_and_why(seating: Seating) -> N
     state = _state(feed)
     assert state["alert"] is None
     assert [e["event"] for e in state["log"]][-2:] == ["reroll", "roll"]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_read_cocked_is_a_look_then_a_void_once_picked_up(seating: Seating) -> None:
+    """The camera's cocked reading is doubtful (rule 5): the page says look, and the
+    void is called when the players pick the dice up with nothing moved."""
+    session, feed = _followed()
+    script = Script(seating).setup()
+    dice = script.opening(3, 1)
+    after = START.result_of(next(p for p in START.legal_plays(3, 1) if str(p) == "8/5 6/5"))
+    script.stable(after, dice)
+    script.stable(after)
+    mine = half_of(seating, DARK)
+    script.stable(after.with_turn(DARK), (die(4, mine, 0), die(2, mine, 1, flat=False)))
+    _feed(session, script)
+    state = _state(feed)
+    alert = state["alert"]
+    assert alert["event"] == "warning"
+    assert alert["text"].startswith("Look: the 2") and "cocked" in alert["text"]
+    assert state["calls"]["blink"] == []
+    shown = len(script.inputs)
+    script.stable(after.with_turn(DARK))
+    _feed(session, script, shown)
+    state = _state(feed)
+    alert = state["alert"]
+    assert alert["event"] == "reroll" and alert["reason"] == "cocked"
+    assert alert["text"].startswith("Roll again, Dark: the 2 is cocked")
+    assert state["calls"]["message"] == "ROLL AGAIN"
+    shown = len(script.inputs)
+    script.throw(after, DARK, (6, 2), spot=2)
+    _feed(session, script, shown)
+    state = _state(feed)
+    assert state["alert"] is None
+    assert [e["event"] for e in state["log"]][-3:] == ["warning", "reroll", "roll"]
 
 
 def test_strict_an_illegal_play_stays_on_screen_until_the_position_is_restored() -> None:
@@ -217,6 +251,13 @@ def test_the_log_keeps_the_latest_events_only() -> None:
      "Roll again, Light: the 5 is in the wrong half: d"),
     ({"event": "reroll", "reason": "off_field", "die": {"value": None, "center": [1, 2]}},
      "Roll again: a die is off the field"),
+    ({"event": "reroll", "player": "dark", "reason": "on_checker",
+      "die": {"value": 3, "center": [640.5, 300]},
+      "detail": "the 3 at (640.5, 300) lies on a checker"},
+     "Roll again, Dark: the 3 is on a checker: the 3 lies on a checker"),
+    ({"event": "warning", "reason": "dice",
+      "detail": "the 2 at (240, 400) is cocked? If so the throw is void"},
+     "Look: the 2 is cocked? If so the throw is void"),
     ({"event": "illegal_play", "player": "dark", "reason": "r",
       "legal_plays": ["a", "b", "c", "d", "e"]},
      "Illegal play by Dark: r. Legal: a; b; c; d (and 1 more)"),

@@ -6,6 +6,7 @@ play and the reason, because a player who is told only "illegal" will ask
 why; a warning says "look", because it is never a call (issue 5, rule 5).
 """
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -21,6 +22,16 @@ REROLL_REASONS: Final[Mapping[str, str]] = {
 CALLS: Final = frozenset({"reroll", "illegal_play", "call_upheld", "cube_refused", "warning",
                           "resign_rejected"})
 """Events the page shows prominently until the game moves on."""
+
+
+_PIXELS: Final = re.compile(r" at \(-?\d+(?:\.\d+)?, -?\d+(?:\.\d+)?\)")
+"""A die's place in camera pixels, as the referee's details give it for the log."""
+
+
+def _plain(detail: object) -> str:
+    """A detail for the players: camera pixel positions mean nothing at the table
+    (the page draws the die where it lies), so they are left out."""
+    return _PIXELS.sub("", str(detail))
 
 
 def _who(event: Mapping[str, Any]) -> str:
@@ -63,7 +74,7 @@ def describe(event: Mapping[str, Any]) -> str:
         case "reroll":
             reason = REROLL_REASONS.get(str(event.get("reason")), str(event.get("reason")))
             detail = event.get("detail")
-            tail = f": {detail}" if detail else ""
+            tail = f": {_plain(detail)}" if detail else ""
             whose = f", {who}" if event.get("player") else ""
             return f"Roll again{whose}: {_die(event.get('die'))} is {reason}{tail}"
         case "play":
@@ -108,5 +119,5 @@ def describe(event: Mapping[str, Any]) -> str:
         case "resumed":
             return f"The referee resumed: {event.get('expecting')}"
         case "warning":
-            return f"Look: {event.get('detail') or event.get('reason')}"
+            return f"Look: {_plain(event.get('detail') or event.get('reason'))}"
     return f"{who}: {name}"
