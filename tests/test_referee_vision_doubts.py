@@ -533,3 +533,22 @@ def test_one_die_of_an_early_throw_in_a_race_waits_for_the_throw(seating: Seatin
     assert not _calls(events)
     assert names(events)[-3:] == ["roll", "play", "roll"]
     assert events[-2].data["legal"] is True and events[-1].data["dice"] == [5, 4]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_on_a_checker_counted_as_a_checker_is_a_look_until_the_board_is_clear(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    dice = (die(6, half_of(seating, DARK), 1), die(2, half_of(seating, DARK), 2,
+                                                   on_checker=True))
+    seen = observe(dark, seating, dice)
+    points = list(seen.points)
+    index = next(i for i, c in enumerate(points) if not c.light and not c.dark)
+    points[index] = Counts(1, 0)  # the die read as a light checker too: 16 light
+    script.observation(replace(seen, points=tuple(points)))
+    _, events = run(Referee.new(), script.inputs)
+    assert not _calls(events) and names(events)[-1] == "warning:look"
+    script.stable(dark, dice)  # read clearly: a die on a checker is a void throw
+    _, events = run(Referee.new(), script.inputs)
+    assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
+        ("reroll", "dark", "on_checker")]

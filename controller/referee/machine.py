@@ -645,7 +645,7 @@ class Referee:
             state = replace(state, stage=Stage.ROLL, glimpsed=(), resynced=RESYNC_PLAYS)
         if state.stage is not Stage.ROLL or state.game.turn != thrower:
             return state  # pragma: no cover - a recorded opening play passes the turn
-        return state._throw(thrower, seen, out)
+        return state._throw(thrower, seen, out, observation)
 
     def _thrower_of_side(self, side: str | None) -> Player | None:
         """The player who throws into that image half (None off the field)."""
@@ -699,7 +699,7 @@ class Referee:
             # record), with no play judged since: the turn the referee has is a
             # guess, and the dice say whose throw it is.
             state = state._resync(observation, game.turn.opponent, out)
-        return state._throw(state.game.turn, seen, out)
+        return state._throw(state.game.turn, seen, out, observation)
 
     def _resync(self, observation: Observation, thrower: Player, out: "_Out") -> "Referee":
         """Out of step: ``thrower`` has thrown on a board the record cannot explain.
@@ -806,8 +806,15 @@ class Referee:
             return False
         return board.key != self.game.position.key
 
-    def _throw(self, player: Player, seen: tuple[Die, ...], out: "_Out") -> "Referee":
-        """Judge a throw by the player on turn; a valid one starts their play."""
+    def _throw(self, player: Player, seen: tuple[Die, ...], out: "_Out",
+               observation: Observation | None = None) -> "Referee":
+        """Judge a throw by the player on turn; a valid one starts their play.
+
+        ``observation``: the board the throw lies on.  A die read as lying on a
+        checker while the checkers cannot be accounted for is a ``look`` warning,
+        judged again on the next clear board: the die itself (or its shadow) may be
+        what was counted as a checker.
+        """
         half = thrower_half(self.seat(player))
         if len(seen) > 2:
             # More dice than a throw: those that lay there before it were not thrown.
@@ -824,6 +831,10 @@ class Referee:
                 return self
             return replace(self, glimpsed=dice_values(seen))
         verdict = judge_throw(seen, half)
+        if isinstance(verdict, VoidThrow) and verdict.reason == "on_checker" and \
+                observation is not None and not self._board_readable(observation):
+            out.warn("look", f"{verdict.detail}, but the checkers cannot be accounted for")
+            return self
         if isinstance(verdict, Unclear):
             out.warn("dice", verdict.detail)
             return replace(self, glimpsed=dice_values(seen)) if len(seen) == 2 else self
@@ -1043,7 +1054,8 @@ class Referee:
                         fresh[0].side == thrower_half(self.seat(thrower)) and \
                         self._board_readable(observation):
                     # The opponent has thrown on a board no play explains: go on from it.
-                    return state._resync(observation, thrower, out)._throw(thrower, fresh, out)
+                    return state._resync(observation, thrower, out)._throw(thrower, fresh, out,
+                                                                           observation)
                 # Not judged yet: the mover's dice stay the mover's (a die the camera
                 # lost for a moment and sees again where it lay is no fresh throw).
                 return self
@@ -1091,7 +1103,7 @@ class Referee:
         else:
             state = state._open_call(judgement, out)
         if fresh and state.stage is Stage.ROLL:
-            return state._throw(state.game.turn, fresh, out)
+            return state._throw(state.game.turn, fresh, out, observation)
         if fresh:
             out.warn("dice", "the position must be put right before the next throw")
             return replace(state, ignored=(*state.ignored, *fresh))
