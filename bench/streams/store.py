@@ -1,8 +1,8 @@
 """Streams on disk: made once per seed and code version, in parallel, reused after.
 
-A stream costs about 70 CPU seconds of rendering and reading a game (half of it
-the dice stills), so streams
-are cached under ``.cache/referee-streams/`` (ignored by git), in a folder
+A stream costs 40-60 CPU seconds of rendering and reading a game (a fifth of it
+the dice stills), so streams are cached under ``.cache/referee-streams/``
+(ignored by git), in a folder
 named by a hash of the code that makes them (the vision package, the rules
 and game engines, this package) and of the direction: changing any of those
 makes fresh streams, nothing else does.  Each stream is three files:
