@@ -1,7 +1,7 @@
 """What the kiosk page is given: the board as the players have it, the score, the calls in words."""
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -85,14 +85,32 @@ def test_dice_score_turn_and_the_log_follow_the_game() -> None:
     assert [e["seq"] for e in state["log"]] == [1, 2]
 
 
-@pytest.mark.parametrize("seating", SEATINGS, ids=str)
-def test_a_void_throw_is_the_alert_naming_the_die_and_why(seating: Seating) -> None:
+def _light_opened(seating: Seating) -> tuple[Session, KioskFeed, Script, Position]:
+    """Light opens 3-1 with 8/5 6/5 and picks the dice up: Dark to throw."""
     session, feed = _followed()
     script = Script(seating).setup()
     dice = script.opening(3, 1)
     after = START.result_of(next(p for p in START.legal_plays(3, 1) if str(p) == "8/5 6/5"))
     script.stable(after, dice)
     script.stable(after)
+    return session, feed, script, after
+
+
+def _light_opened_illegally(mode: Literal["strict", "players"],
+                            seating: Seating) -> tuple[Session, KioskFeed, Script]:
+    """Light opens 3-1 and plays 13/7, no legal play, then picks the dice up."""
+    session, feed = _followed(RefereeSettings(mode=mode))
+    script = Script(seating).setup()
+    dice = script.opening(3, 1)
+    wrong = shifted(START, "13/7")
+    script.stable(wrong, dice)
+    script.stable(wrong)
+    return session, feed, script
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_void_throw_is_the_alert_naming_the_die_and_why(seating: Seating) -> None:
+    session, feed, script, after = _light_opened(seating)
     theirs = half_of(seating, LIGHT)
     script.stable(after.with_turn(DARK), (die(4, theirs, 0), die(2, theirs, 1)))
     _feed(session, script)
@@ -115,12 +133,7 @@ def test_a_void_throw_is_the_alert_naming_the_die_and_why(seating: Seating) -> N
 def test_a_die_read_cocked_is_a_look_then_a_void_once_picked_up(seating: Seating) -> None:
     """The camera's cocked reading is doubtful (rule 5): the page says look, and the
     void is called when the players pick the dice up with nothing moved."""
-    session, feed = _followed()
-    script = Script(seating).setup()
-    dice = script.opening(3, 1)
-    after = START.result_of(next(p for p in START.legal_plays(3, 1) if str(p) == "8/5 6/5"))
-    script.stable(after, dice)
-    script.stable(after)
+    session, feed, script, after = _light_opened(seating)
     mine = half_of(seating, DARK)
     script.stable(after.with_turn(DARK), (die(4, mine, 0), die(2, mine, 1, flat=False)))
     _feed(session, script)
@@ -146,12 +159,7 @@ def test_a_die_read_cocked_is_a_look_then_a_void_once_picked_up(seating: Seating
 
 
 def test_strict_an_illegal_play_stays_on_screen_until_the_position_is_restored() -> None:
-    session, feed = _followed(RefereeSettings(mode="strict"))
-    script = Script(SEATINGS[1]).setup()
-    dice = script.opening(3, 1)
-    wrong = shifted(START, "13/7")
-    script.stable(wrong, dice)
-    script.stable(wrong)
+    session, feed, script = _light_opened_illegally("strict", SEATINGS[1])
     _feed(session, script)
     state = _state(feed)
     alert = state["alert"]
@@ -169,12 +177,7 @@ def test_strict_an_illegal_play_stays_on_screen_until_the_position_is_restored()
 
 
 def test_players_mode_shows_who_may_call_which_play() -> None:
-    session, feed = _followed(RefereeSettings(mode="players"))
-    script = Script(SEATINGS[2]).setup()
-    dice = script.opening(3, 1)
-    wrong = shifted(START, "13/7")
-    script.stable(wrong, dice)
-    script.stable(wrong)
+    session, feed, script = _light_opened_illegally("players", SEATINGS[2])
     _feed(session, script)
     state = _state(feed)
     window = state["calls"]["window"]
