@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from tests.shared_data import shared_file
@@ -212,36 +213,33 @@ def test_known_totals_settle_a_second_layer_shifted_too_little_to_show() -> None
 
 def test_known_totals_put_a_one_colour_frame_the_right_way_round() -> None:
     """Only red checkers left, a red set's *light* side: lightness alone guesses dark."""
-    w, h = TOURNAMENT.rectified_size(640)
-    board = np.full((h, w, 3), (170, 200, 215), dtype=np.uint8)
-    radius = expected_radius(TOURNAMENT, 640)
-    for index in (0, 3, 14):
-        x, y = TOURNAMENT.point_u(index) * w, radius * 1.04
-        y = y if index >= 12 else h - y
-        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (45, 40, 200), -1,
-                   cv2.LINE_AA)
-        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (30, 25, 140), 2,
-                   cv2.LINE_AA)
+    board = _one_colour_board((170, 200, 215), (45, 40, 200), (30, 25, 140))
     assert read_checkers(board, TOURNAMENT).points[3] == Counts(0, 1)
     known = read_checkers(board, TOURNAMENT, on_board=Counts(3, 0))
     assert [known.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
     assert all(p.light for p in known.placed)
 
 
-def test_a_trays_fifteen_put_a_one_colour_frame_the_right_way_round() -> None:
-    """The red set's light side alone on the board, read dark by its lightness: a tray
-    showing fifteen dark borne off says the board's checkers are light; a tray showing
-    fifteen light (or none) leaves them dark."""
+def _one_colour_board(floor: tuple[int, int, int], face: tuple[int, int, int],
+                      rim: tuple[int, int, int]) -> npt.NDArray[np.uint8]:
+    """A rectified field with one checker of one colour on points 0, 3 and 14."""
     w, h = TOURNAMENT.rectified_size(640)
-    board = np.full((h, w, 3), (170, 200, 215), dtype=np.uint8)
+    board = np.full((h, w, 3), floor, dtype=np.uint8)
     radius = expected_radius(TOURNAMENT, 640)
     for index in (0, 3, 14):
         x, y = TOURNAMENT.point_u(index) * w, radius * 1.04
         y = y if index >= 12 else h - y
-        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (45, 40, 200), -1,
-                   cv2.LINE_AA)
-        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (30, 25, 140), 2,
-                   cv2.LINE_AA)
+        centre = (round(x), round(y))
+        cv2.circle(board, centre, round(radius) - 1, face, -1, cv2.LINE_AA)
+        cv2.circle(board, centre, round(radius) - 1, rim, 2, cv2.LINE_AA)
+    return board
+
+
+def test_a_trays_fifteen_put_a_one_colour_frame_the_right_way_round() -> None:
+    """The red set's light side alone on the board, read dark by its lightness: a tray
+    showing fifteen dark borne off says the board's checkers are light; a tray showing
+    fifteen light (or none) leaves them dark."""
+    board = _one_colour_board((170, 200, 215), (45, 40, 200), (30, 25, 140))
     turned = read_checkers(board, TOURNAMENT, off=Counts(0, 15))
     assert [turned.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
     assert all(p.light for p in turned.placed)
@@ -256,16 +254,7 @@ def test_a_trays_fifteen_put_a_one_colour_frame_the_right_way_round() -> None:
 def test_a_tray_does_not_turn_plainly_white_checkers() -> None:
     """White checkers alone on the board with a tray read as fifteen light (a rimmed
     black set's light edges): the faces are plainly light, the tray's guess is not."""
-    w, h = TOURNAMENT.rectified_size(640)
-    board = np.full((h, w, 3), (60, 110, 70), dtype=np.uint8)
-    radius = expected_radius(TOURNAMENT, 640)
-    for index in (0, 3, 14):
-        x, y = TOURNAMENT.point_u(index) * w, radius * 1.04
-        y = y if index >= 12 else h - y
-        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (232, 235, 235), -1,
-                   cv2.LINE_AA)
-        cv2.circle(board, (round(x), round(y)), round(radius) - 1, (170, 175, 178), 2,
-                   cv2.LINE_AA)
+    board = _one_colour_board((60, 110, 70), (232, 235, 235), (170, 175, 178))
     kept = read_checkers(board, TOURNAMENT, off=Counts(15, 0))
     assert [kept.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
     loose = CheckerConfig(colours=ColourConfig(weak_guess=(0.0, 256.0)))
