@@ -340,9 +340,12 @@ LOOKS = (("tournament-cream", "white-black", "white"), ("green-felt", "white-bla
 """Board, checker and dice styles: every dice style, no held-out board or checkers."""
 
 
-def rendered_poses(tilt: float, leans: Sequence[float]) -> tuple[int, int]:
+def rendered_poses(tilt: float, leans: Sequence[float], camera: Any = None,
+                   still_scale: float = 1.0) -> tuple[int, int]:
     """(dice read, dice read as cocked) over renders of six dice a frame, every
-    die style, each die tilted ``tilt`` degrees toward each of ``leans``."""
+    die style, each die tilted ``tilt`` degrees toward each of ``leans``; with a
+    ``still_scale`` above 1 the dice are read from the scene rendered again that
+    much bigger, as from a still; ``camera`` (a synth CameraPose) or the default."""
     import math
 
     from vision.synth import render
@@ -358,10 +361,16 @@ def rendered_poses(tilt: float, leans: Sequence[float]) -> tuple[int, int]:
         for lean in leans:
             dice = tuple(DiePlacement(1 + i, u, v, yaw_deg=10.0 * i + 5.0, tilt_deg=tilt,
                                       lean_deg=lean) for i, (u, v) in enumerate(SPOTS))
-            frame, truth = render(Scene(dice=dice, style=style))
+            scene = Scene(dice=dice, style=style) if camera is None else \
+                Scene(dice=dice, style=style, camera=camera)
+            frame, truth = render(scene)
             assert truth.observation.corners is not None
+            still: dict[str, Any] = {}
+            if still_scale > 1.0:
+                size = (round(frame.shape[1] * still_scale), round(frame.shape[0] * still_scale))
+                still = {"hires": render(scene, size)[0], "scale": still_scale}
             seen = read_board_dice_details(frame, FieldMap.from_corners(truth.observation.corners),
-                                           TOURNAMENT)
+                                           TOURNAMENT, **still)
             for die in truth.observation.dice:
                 match = [s for s in seen if math.dist(s.die.center, die.center) < 15.0]
                 if match:

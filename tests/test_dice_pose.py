@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.shared_data import shared_file
-from vision.dice.board import read_board_dice_details
+from tests.test_dice import rendered_poses
 from vision.dice.faces import Face
 from vision.dice.pips import Pip
 from vision.dice.pose import PoseConfig, assess, calibrated_height, squash
@@ -157,45 +157,12 @@ def test_bad_pose_and_viewpoint_configs_are_refused() -> None:
 
 # -- rendered dice read from a 2x capture ----------------------------------------------
 
-SPOTS = ((0.1, 0.5), (0.22, 0.42), (0.34, 0.56), (0.66, 0.44), (0.78, 0.58), (0.9, 0.5))
-"""Free places between the rows of the starting position, near and far from the nadir."""
-LOOKS = (("tournament-cream", "white-black", "white"), ("green-felt", "white-black", "black"),
-         ("printed-blue", "white-black", "red-translucent"),
-         ("tan-leather", "white-red", "match-light"),
-         ("burgundy-leather", "red-black", "match-dark"))
-"""Board, checker and dice styles: every dice style, no held-out board or checkers."""
-
-
 def rendered_hires(tilt: float, leans: tuple[float, ...]) -> tuple[int, int]:
     """(dice read, dice read as cocked) over 2x renders of six dice a frame, every dice
     style, each die tilted ``tilt`` degrees toward each of ``leans``; the camera a
     little tilted and 80 cm up."""
-    from vision.synth import render
-    from vision.synth.scene import DiePlacement, Scene
-    from vision.synth.styles import BOARD_STYLES, CHECKER_STYLES, DICE_STYLES, Style
-
-    boards = {b.name: b for b in BOARD_STYLES}
-    checkers = {c.name: c for c in CHECKER_STYLES}
-    dice_styles = {d.name: d for d in DICE_STYLES}
     camera = CameraPose(height_mm=800.0, tilt_x_deg=2.0, tilt_y_deg=-1.5, roll_deg=1.0)
-    read = cocked = 0
-    for board_name, checker_name, dice_name in LOOKS:
-        style = Style(boards[board_name], checkers[checker_name], dice_styles[dice_name])
-        for lean in leans:
-            dice = tuple(DiePlacement(1 + i, u, v, yaw_deg=10.0 * i + 5.0, tilt_deg=tilt,
-                                      lean_deg=lean) for i, (u, v) in enumerate(SPOTS))
-            scene = Scene(dice=dice, style=style, camera=camera)
-            frame, truth = render(scene)
-            big, _ = render(scene, (2560, 1440))
-            assert truth.observation.corners is not None
-            seen = read_board_dice_details(frame, FieldMap.from_corners(truth.observation.corners),
-                                           TOURNAMENT, hires=big, scale=2.0)
-            for die in truth.observation.dice:
-                match = [s for s in seen if math.dist(s.die.center, die.center) < 15.0]
-                if match:
-                    read += 1
-                    cocked += not match[0].die.flat
-    return read, cocked
+    return rendered_poses(tilt, leans, camera=camera, still_scale=2.0)
 
 
 def test_rendered_flat_dice_read_from_a_2x_capture_are_flat() -> None:
