@@ -250,6 +250,7 @@ def test_the_live_loop_takes_frames_and_button_presses_from_other_threads(
 
     from controller.referee.inputs import RefereeInput
     from controller.referee.live import LiveOptions, run_live
+    from vision.camera.base import Camera, Frame
     from vision.camera.factory import build_camera
     from vision.config import VisionConfig
     from vision.synth import random_scene, render
@@ -262,20 +263,57 @@ def test_the_live_loop_takes_frames_and_button_presses_from_other_threads(
     inbox: queue.SimpleQueue[RefereeInput] = queue.SimpleQueue()
     shown: list[RefereeEvent] = []
 
+    set_up = threading.Event()
+    pressed = threading.Event()
+
     def press_later() -> None:
-        while not shown:  # once the set-up has been seen, a player resigns
-            threading.Event().wait(0.05)
+        set_up.wait(timeout=30)  # once the set-up has been seen, a player resigns
         inbox.put(ButtonInput(0.0, "resign", "dark"))
+        pressed.set()
+
+    def emit(event: RefereeEvent) -> None:
+        shown.append(event)
+        set_up.set()
+
+    class HeldCamera(Camera):
+        """The image camera, holding its frames after the set-up until the press is in.
+
+        Without the hold the loop could read all its frames before a slow
+        (loaded) machine ran the presser thread at all.
+        """
+
+        def __init__(self, inner: Camera) -> None:
+            self.inner = inner
+
+        @property
+        def name(self) -> str:
+            return self.inner.name
+
+        @property
+        def is_open(self) -> bool:
+            return self.inner.is_open
+
+        def open(self) -> None:
+            self.inner.open()
+
+        def read(self) -> Frame:
+            if set_up.is_set():
+                pressed.wait(timeout=30)
+            return self.inner.read()
+
+        def close(self) -> None:
+            self.inner.close()
 
     presser = threading.Thread(target=press_later, daemon=True)
     presser.start()
     config = VisionConfig()
     with Journal.open(tmp_path / "j.sqlite") as journal:
-        session = Session(journal, emit=shown.append, source="camera")
-        run_live(session, build_camera(f"image:{image}", config.camera), config, None,
-                 LiveOptions(corners=corners, max_frames=12), status=lambda text: None,
+        session = Session(journal, emit=emit, source="camera")
+        run_live(session, HeldCamera(build_camera(f"image:{image}", config.camera)), config,
+                 None, LiveOptions(corners=corners, max_frames=12), status=lambda text: None,
                  inbox=inbox)
         presser.join(timeout=5)
+        assert pressed.is_set()
         assert shown[0].event == "game_start"
         pressed = [e for e in journal.entries() if "button" in e.input]
     assert len(pressed) == 1 and pressed[0].source == "camera"
