@@ -64,7 +64,8 @@ def die_fault(die: Die, half: Side | None) -> VoidThrow | None:
         return VoidThrow("off_field", die, f"{name} is off the field")
     if half is not None and die.side != half:
         return VoidThrow("wrong_half", die,
-                         f"{name} is in the {die.side} half, not the thrower's right ({half})")
+                         f"{name} is in the {die.side} half; the thrower's dice belong "
+                         f"in the {half} half")
     if die.on_checker:
         return VoidThrow("on_checker", die, f"{name} lies on a checker")
     if not die.flat:
