@@ -16,6 +16,7 @@ from vision.checkers.tray import TrayConfig
 from vision.config_io import load
 from vision.cube import CubeConfig
 from vision.dice.board import BoardDiceConfig
+from vision.dice.off_field import OffFieldConfig
 from vision.errors import ConfigError
 from vision.motion import MotionConfig
 from vision.occlusion.single import OcclusionConfig
@@ -38,6 +39,8 @@ class VisionConfig:
     tray: TrayConfig = field(default_factory=TrayConfig)
     """Borne-off checkers in the tray, when the board profile has one in view."""
     dice: BoardDiceConfig = field(default_factory=BoardDiceConfig)
+    off_field: OffFieldConfig = field(default_factory=OffFieldConfig)
+    """Dice lying off the field, on the rails and in the trays (etiquette rule 1)."""
     cube: CubeConfig = field(default_factory=CubeConfig)
     occlusion: OcclusionConfig = field(default_factory=OcclusionConfig)
     tracker: TrackerConfig = field(default_factory=TrackerConfig)

@@ -163,18 +163,27 @@ class Observation:
     off: Counts | None = None
     """Borne-off checkers, or None when no tray is in view."""
     dice: tuple[Die, ...] = ()
+    """Dice on the playing field (and the bar)."""
     cube: Cube | None = None
     occluded: bool = False
     """A hand or arm over the field: never to be taken as a board state."""
     t: float | None = None
     """Seconds, for observations in a stream (the referee's clock)."""
+    dice_off_field: tuple[Die, ...] = ()
+    """Dice lying in view but off the playing field (on a rail, in a tray): each with
+    ``side`` None.  Written as ``"dice_off_field": [{"value", "center", "box"?}]`` when
+    there are any (the schema-1 keys stay exactly as before otherwise; a reader takes a
+    missing key for none).  Etiquette rule 1: a throw with a die off the field is void."""
 
     def __post_init__(self) -> None:
         if len(self.points) != POINTS:
             raise ObservationError(f"24 points, not {len(self.points)}")
+        if any(d.side is not None for d in self.dice_off_field):
+            raise ObservationError("a die off the field lies in neither half (side None)")
 
     def to_json(self) -> dict[str, Any]:
-        """The schema-1 object (with ``t`` when the observation has a time)."""
+        """The schema-1 object (with ``t`` when the observation has a time, and
+        ``dice_off_field`` when dice lie off the field)."""
         out: dict[str, Any] = {
             "schema": SCHEMA,
             "board_found": self.board_found,
@@ -186,6 +195,8 @@ class Observation:
             "cube": None if self.cube is None else self.cube.to_json(),
             "occluded": self.occluded,
         }
+        if self.dice_off_field:
+            out["dice_off_field"] = [_off_field_json(d) for d in self.dice_off_field]
         if self.t is not None:
             out["t"] = round(self.t, 4)
         return out
@@ -205,6 +216,9 @@ class Observation:
         dice = obj.get("dice", [])
         if not isinstance(dice, list):
             raise ObservationError("dice: a list")
+        off_field = obj.get("dice_off_field", [])
+        if not isinstance(off_field, list):
+            raise ObservationError("dice_off_field: a list")
         occluded = obj.get("occluded", False)
         if not isinstance(occluded, bool):
             raise ObservationError("occluded: true or false")
@@ -221,7 +235,26 @@ class Observation:
             cube=None if obj.get("cube") is None else Cube.from_json(obj["cube"]),
             occluded=occluded,
             t=None if t is None else float(t),
+            dice_off_field=tuple(_off_field_die(d, f"dice_off_field[{i}]")
+                                 for i, d in enumerate(off_field)),
         )
+
+
+def _off_field_json(die: Die) -> dict[str, Any]:
+    out: dict[str, Any] = {"value": die.value, "center": _round(die.center)}
+    if die.box is not None:
+        out["box"] = [round(v, 1) for v in die.box]
+    return out
+
+
+def _off_field_die(data: object, where: str) -> Die:
+    """A die off the field: value, centre and box as a die on it has, and nothing else."""
+    obj = _mapping(data, where)
+    unknown = set(obj) - {"value", "center", "box"}
+    if unknown:
+        raise ObservationError(f"{where}: a die off the field has value, center and box "
+                               f"only, not {', '.join(sorted(unknown))}")
+    return Die.from_json(obj, where)
 
 
 def _mapping(data: object, where: str) -> Mapping[str, Any]:

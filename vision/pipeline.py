@@ -2,10 +2,10 @@
 
 Stages, in order: calibration (given, or markers, or the automatic search),
 rectification, checkers, occlusion (a single image, or a tracker with a
-background for a stream), dice, cube.  Each stage is usable on its own; this
-class only threads one frame through them and keeps what a stream needs
-between frames (the calibration, the occlusion background, the learned
-checker colours).
+background for a stream), dice (on the field, then off it), cube.  Each
+stage is usable on its own; this class only threads one frame through
+them and keeps what a stream needs between frames (the calibration, the
+occlusion background, the learned checker colours).
 """
 
 import math
@@ -25,9 +25,10 @@ from vision.checkers.tray import read_off
 from vision.config import VisionConfig
 from vision.cube import find_cube
 from vision.dice.board import read_board_dice
+from vision.dice.off_field import merge_off_field, read_off_field_dice
 from vision.errors import BoardNotFoundError, ImageError
 from vision.motion import MotionGate
-from vision.observation import Counts, Die, Observation
+from vision.observation import Counts, Cube, Die, Observation
 from vision.occlusion.single import detect_occlusion
 from vision.occlusion.tracker import OcclusionTracker
 from vision.profile import BoardProfile
@@ -107,17 +108,34 @@ class BoardReader:
         if not self.stream or self._last is None or inputs is None or hires is None:
             return None
         field_map, profile, mask = inputs
-        dice = read_board_dice(frame, field_map, profile, hires=hires, scale=scale,
-                               checker_mask=mask, config=self.config.dice)
-        return self.replace_dice(dice)
+        dice, off_field = self._dice(frame, field_map, profile, hires, scale, mask,
+                                     self._last.cube)
+        return self.replace_dice(dice, off_field)
 
-    def replace_dice(self, dice: tuple[Die, ...]) -> Observation:
+    def replace_dice(self, dice: tuple[Die, ...],
+                     off_field: tuple[Die, ...] | None = None) -> Observation:
         """The latest stream observation with other dice (it then stands for the
-        unchanged frames that follow)."""
+        unchanged frames that follow); ``off_field`` None keeps its dice off the field."""
         if self._last is None:
             raise ImageError("no observation to replace the dice of")
-        self._last = replace(self._last, dice=dice)
+        self._last = replace(self._last, dice=dice, dice_off_field=(
+            self._last.dice_off_field if off_field is None else off_field))
         return self._last
+
+    def _dice(self, frame: Image, field_map: FieldMap, profile: BoardProfile,
+              hires: Image | None, scale: float, mask: npt.NDArray[np.uint8],
+              cube: Cube | None) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
+        """The dice on the field and those off it (the board stage's dice whose centre
+        lies past the field's edge, and the off-field stage's own on the rails; none
+        where the cube lies)."""
+        cfg = self.config
+        board = read_board_dice(frame, field_map, profile, hires=hires, scale=scale,
+                                checker_mask=mask, config=cfg.dice)
+        beyond = read_off_field_dice(frame, field_map, profile, hires=hires, scale=scale,
+                                     checker_mask=mask, config=cfg.off_field,
+                                     board_config=cfg.dice)
+        return merge_off_field(board, beyond, field_map, cube=cube, config=cfg.off_field,
+                               die_size=cfg.dice.die_size)
 
     def _read(self, frame: Image, t: float | None, still: Still | None) -> Observation:
         calibration = self._calibration_for(frame, t)
@@ -144,12 +162,12 @@ class BoardReader:
         hires, scale = _whole_view(still, frame)
         mask = checker_mask(checkers, field_map, frame.shape[:2])
         self._dice_inputs = (field_map, profile, mask)
-        dice = read_board_dice(frame, field_map, profile, hires=hires, scale=scale,
-                               checker_mask=mask, config=cfg.dice)
         cube = find_cube(frame, field_map, profile, cfg.cube)
+        dice, off_field = self._dice(frame, field_map, profile, hires, scale, mask, cube)
         return Observation(board_found=True, corners=calibration.corners,
                            points=checkers.points, bar=checkers.bar, off=off,
-                           dice=dice, cube=cube, occluded=occlusion.occluded, t=t)
+                           dice=dice, cube=cube, occluded=occlusion.occluded, t=t,
+                           dice_off_field=off_field)
 
     def _calibration_for(self, frame: Image, t: float | None) -> Calibration | None:
         height, width = frame.shape[:2]

@@ -25,11 +25,11 @@ the first of them, so a real change costs no extra time; a reading that
 alternates (a die read 3, 5, 3, 5, ...) never holds.  Occluded frames and
 frames without a board are never forgiven: each restarts the hold.
 
-Dice need no special case: a rolling die changes value or position from frame
-to frame, so a state with dice can only hold once they have come to rest
-(optionally for longer, ``dice_hold``).  Pixel positions (dice, cube) are
-compared with a tolerance, because detections jitter by a pixel or two; the
-counts are compared exactly.
+Dice need no special case (on the field or off it): a rolling die changes
+value or position from frame to frame, so a state with dice can only hold
+once they have come to rest (optionally for longer, ``dice_hold``).  Pixel
+positions (dice, cube) are compared with a tolerance, because detections
+jitter by a pixel or two; the counts are compared exactly.
 
 The stabiliser is pure: observations in (each with its time ``t``), events
 out, no clock, no threads.  It never emits an occluded frame, a frame without
@@ -99,7 +99,7 @@ class StabiliserConfig:
 
     def hold_for(self, observation: Observation) -> float:
         """The hold time that applies to a state."""
-        if observation.dice and self.dice_hold is not None:
+        if (observation.dice or observation.dice_off_field) and self.dice_hold is not None:
             return self.dice_hold
         return self.hold
 
@@ -262,14 +262,16 @@ def same_state(a: Observation, b: Observation, tolerance: float) -> bool:
     """True when two observations show the same board state.
 
     Counts must be equal; dice are matched as a set (detectors list them in
-    any order) with equal readings and centres within ``tolerance`` pixels;
+    any order) with equal readings and centres within ``tolerance`` pixels,
+    those on the field and those off it (``dice_off_field``) each apart;
     the cube likewise.  Corners and occlusion are not part of the state.
     """
     if a.points != b.points or a.bar != b.bar or a.off != b.off:
         return False
     if not _same_cube(a.cube, b.cube, tolerance):
         return False
-    return _same_dice(a.dice, b.dice, tolerance)
+    return (_same_dice(a.dice, b.dice, tolerance)
+            and _same_dice(a.dice_off_field, b.dice_off_field, tolerance))
 
 
 def _same_cube(a: Cube | None, b: Cube | None, tolerance: float) -> bool:

@@ -6,7 +6,8 @@ cheap enough for every frame; once dice have come to rest (the motion gate
 has seen no change for ``settle_frames`` frames) the camera is asked for
 one still of the whole view at its higher resolution, and the dice are read
 again from it.  The still's reading then stands for as long as the same dice
-lie there: the stream reader carries it over unchanged frames, and any later
+lie there (on the field, and off it: dice on the rails are read from the
+still too): the stream reader carries it over unchanged frames, and any later
 full read (the gate's periodic one, or after checkers moved while the dice
 lay) that finds the same dice, reading the same faces in the same places as
 when the still was taken, gets the still's values back, so the reported dice
@@ -76,8 +77,10 @@ class DiceStills:
         self._take_still = take_still
         self._quiet = 0
         self._asked_for: tuple[Die, ...] | None = None
-        """The frame's own reading of the dice a still was last asked for."""
-        self._still_dice: tuple[Die, ...] | None = None
+        """The frame's own reading of the dice (on the field and off it) a still was last
+        asked for."""
+        self._still_dice: tuple[tuple[Die, ...], tuple[Die, ...]] | None = None
+        """The still's dice on the field and off it."""
         self.stills = 0
         """Stills taken so far (for status and benchmarks)."""
         self.last_error: str | None = None
@@ -89,18 +92,19 @@ class DiceStills:
         if not self.config.enabled:
             return observation
         self._quiet = 0 if self.reader.moved else self._quiet + 1
+        seen = _all_dice(observation)
         if self.reader.fresh and not observation.occluded:
-            if self._asked_for is not None and not self._same(observation.dice, self._asked_for):
+            if self._asked_for is not None and not self._same(seen, self._asked_for):
                 # Other dice (picked up, thrown again, moved): their own still, once settled.
                 self._asked_for, self._still_dice = None, None
             elif self._still_dice is not None:
                 # The same dice where they were, the rest of the board may have changed
                 # (checkers moved while the dice lie): the still's reading stands.
-                observation = self.reader.replace_dice(self._still_dice)
+                observation = self.reader.replace_dice(*self._still_dice)
         if (self._asked_for is not None or self._quiet < self.config.settle_frames
-                or not observation.dice or observation.occluded or not observation.board_found):
+                or not seen or observation.occluded or not observation.board_found):
             return observation
-        self._asked_for = observation.dice
+        self._asked_for = seen
         try:
             still = self._take_still()
         except CameraError as exc:
@@ -112,7 +116,7 @@ class DiceStills:
         read = self.reader.read_dice_from(frame, still)
         if read is None:
             return observation
-        self._still_dice = read.dice
+        self._still_dice = (read.dice, read.dice_off_field)
         return read
 
     def _same(self, dice: tuple[Die, ...], before: tuple[Die, ...]) -> bool:
@@ -128,3 +132,9 @@ class DiceStills:
                 return False
             left.remove(near[0])
         return True
+
+
+def _all_dice(observation: Observation) -> tuple[Die, ...]:
+    """The dice on the field and those off it (a die that bounced onto the rail gets the
+    still's reading too: the referee names it)."""
+    return observation.dice + observation.dice_off_field

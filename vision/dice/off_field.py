@@ -1,0 +1,270 @@
+"""Dice lying in view but off the playing field: on the rails, in a tray.
+
+Etiquette rule 1 (``shared/rules/README.md``): a throw where a die lands off
+the field is void.  The board stage (:mod:`.board`) reads the field only (and
+a little past its edges, for the calibration's error), so a die that bounced
+onto the rail was simply not there.  This stage looks at the band around the
+field, as far as the rails (and the trays the board profile has) reach, with
+the board stage's own two steps: the quick look for pip-like blobs
+(:func:`.propose.blobs`), run on each of the four strips of the band as if it
+were a field of its own, and the careful reading of a window around them in
+the plane of the field at the board stage's scale.  The rails lie in that
+plane (near enough: a rail stands a few millimetres proud of the field), so
+the field map reaches them.
+
+Where the board stage's reach and this one's overlap, the die's centre
+decides: a die on the field has its centre at least half a die inside the
+field's edge, one on the rail at least half a die outside it, so a die the
+board stage read with its centre past the edge (:func:`split_off_field`) is
+off the field too, and one found by both is reported once
+(:func:`merge_off_field`, which also drops anything where the cube lies).
+
+Off-field dice are reported as :class:`Die` with ``side`` None (flat, not on
+a checker: a die off the field voids the throw whatever its pose).
+"""
+
+import math
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.dice.board import BoardDiceConfig, _box, _source, _window_image
+from vision.dice.detect import find_dice
+from vision.dice.faces import Face
+from vision.dice.pips import find_pips
+from vision.dice.propose import Blob, ProposeConfig, blobs, windows
+from vision.errors import ConfigError
+from vision.observation import Corners, Cube, Die
+from vision.profile import BoardProfile
+from vision.rectify import FieldMap
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class OffFieldConfig:
+    """Where dice off the field are looked for, and what passes for one."""
+
+    enabled: bool = True
+    """Look for dice off the field at all."""
+    rail: float = 0.07
+    """How far past the field's edge the band reaches on a side without a tray, in
+    field widths: a tournament rail is 25-30 mm on a 500 mm field (renders 28 mm,
+    0.056), and a die that bounced onto it may stick out past its outer edge."""
+    tray_rail: float = 0.06
+    """Past a tray's outer edge (the profile's gap and width), the rail beyond it."""
+    edge: float = 0.01
+    """A die whose top face's centre lies past the field's edge by more than this (field
+    widths, or field heights at the top and bottom) is off the field.  A die on the rail
+    has its centre at least half a die (0.015) outside the edge, and its top face seen
+    farther out still (the camera looks down from over the middle); one on the field
+    at least half a die inside, but its top face can be seen up to half a die farther
+    out: cocked against the rail, leaning outward, and raised by a die's height toward
+    the image's edge (renders: a die cocked against the top rail read 0.005 past the
+    edge; 0 called it off the field)."""
+    one_rim: float = 0.35
+    """A one off the field is only taken when no other pip-like blob lies within this
+    many die edges around its pip outside the die's own face: a lone round blob on a
+    rail is as likely a screw, a hinge pin or a glint on a tray's checker as a die
+    (renders: the glints on tray checkers seen edge-on)."""
+    same_die: float = 0.6
+    """Faces found by two windows (or by this stage and the board stage) within this
+    many die edges are one die."""
+    cube_reach: float = 1.2
+    """Faces within this many die edges of the cube's centre are the cube's marks
+    (renders: a cube showing 32 on the rail read as a two).  The cube is 1.7 dice wide:
+    its face reaches 0.85 die edges from its centre, a die's centre lies at least 1.35
+    from it when touching it."""
+    propose: ProposeConfig = field(default_factory=lambda: ProposeConfig(
+        max_ring_spread=0.45))
+    """The quick look on the band: the face around a pip may be less even than on the
+    field (``max_ring_spread`` 0.45, not 0.25): a die on a dark rail is small and its
+    edge, within a quarter die of its corner pips, contrasts strongly (renders: white
+    dice on black rails proposed no window).  The band is a fifth of the field's area,
+    so the extra windows cost little, and the careful reading judges them."""
+
+    def __post_init__(self) -> None:
+        if not (0.0 <= self.rail <= 0.5 and 0.0 <= self.tray_rail <= 0.5):
+            raise ConfigError("dice off the field: rail and tray_rail between 0 and 0.5 "
+                              "field widths")
+        if not 0.0 <= self.edge <= 0.1:
+            raise ConfigError(f"dice off the field: edge between 0 and 0.1, not {self.edge}")
+        if not 0.0 < self.same_die <= 2.0:
+            raise ConfigError("dice off the field: same_die between 0 and 2 die edges")
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """How far past each edge of the field the band reaches (field widths for left and
+    right, field heights for top and bottom)."""
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+    def holds(self, u: float, v: float) -> bool:
+        """True when (u, v) lies within the band's outer edge."""
+        return (-self.left <= u <= 1.0 + self.right
+                and -self.top <= v <= 1.0 + self.bottom)
+
+
+def band_of(profile: BoardProfile, config: OffFieldConfig = OffFieldConfig()) -> Band:
+    """The band around the field that the board's rails (and trays) take up."""
+    reach = {"left": config.rail, "right": config.rail}
+    tray = profile.tray
+    if tray is not None:
+        reach[tray.side] = tray.gap + tray.width + config.tray_rail
+    along = config.rail * profile.field_aspect
+    return Band(reach["left"], reach["right"], along, along)
+
+
+def off_field(uv: tuple[float, float], config: OffFieldConfig = OffFieldConfig()) -> bool:
+    """True when a die centred at field point ``uv`` lies off the field."""
+    u, v = uv
+    e = config.edge
+    return u < -e or u > 1.0 + e or v < -e or v > 1.0 + e
+
+
+def split_off_field(dice: tuple[Die, ...], field_map: FieldMap,
+                    config: OffFieldConfig = OffFieldConfig()
+                    ) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
+    """The board stage's dice parted into those on the field and those whose centre
+    lies past its edge (as off-field dice: side None, flat, not on a checker)."""
+    on: list[Die] = []
+    off: list[Die] = []
+    for die in dice:
+        if config.enabled and off_field(field_map.field_point(die.center), config):
+            off.append(_off(die))
+        else:
+            on.append(die)
+    return tuple(on), tuple(off)
+
+
+def merge_off_field(board_dice: tuple[Die, ...], band_dice: tuple[Die, ...],
+                    field_map: FieldMap, *, cube: Cube | None = None,
+                    config: OffFieldConfig = OffFieldConfig(), die_size: float = 0.03
+                    ) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
+    """The dice on the field and those off it, from the board stage's dice and this
+    stage's (:func:`read_off_field_dice`): a die both found is reported once (the board
+    stage's reading first), and nothing off the field where the cube lies.  ``die_size``
+    in field widths."""
+    on, past_edge = split_off_field(board_dice, field_map, config)
+    width = math.dist(field_map.image_point(0.0, 0.5), field_map.image_point(1.0, 0.5))
+    die = die_size * width
+    kept: list[Die] = []
+    for d in (*past_edge, *band_dice):
+        if cube is not None and math.dist(d.center, cube.center) <= config.cube_reach * die:
+            continue
+        if all(math.dist(d.center, k.center) > config.same_die * die for k in kept):
+            kept.append(d)
+    return on, tuple(kept)
+
+
+def _off(die: Die) -> Die:
+    return Die(die.value, die.center, True, False, None, die.box)
+
+
+def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
+                        hires: Image | None = None, scale: float = 1.0,
+                        checker_mask: npt.NDArray[np.generic] | None = None,
+                        config: OffFieldConfig = OffFieldConfig(),
+                        board_config: BoardDiceConfig | None = None) -> tuple[Die, ...]:
+    """Every die in the band around the field whose centre lies off the field (past
+    ``config.edge``): value, centre and box in the pixels of ``frame``.
+    ``hires``/``scale``: a higher-resolution capture of the same view to read them from,
+    as the board stage does.  ``board_config``: the board stage's
+    settings (die size, pip sizes, the quick look), shared so both read dice alike."""
+    board = board_config or BoardDiceConfig()
+    if not config.enabled:
+        return ()
+    band = band_of(profile, config)
+    found_blobs: list[Blob] = []
+    for low, high in _strips(band):
+        found_blobs.extend(_strip_blobs(frame, field_map, low, high, board, config.propose,
+                                        checker_mask))
+    if not found_blobs:
+        return ()
+    source, source_map = _source(frame, field_map, hires, scale)
+    width = round(board.die_pixels / board.die_size)
+    size = profile.rectified_size(width)
+    # the point under the camera, as the board stage takes it: side faces lie toward it
+    nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
+    kept: list[tuple[Die, tuple[float, float], int]] = []
+    for window in windows(found_blobs, board.die_size, profile.field_aspect, config.propose):
+        gray, origin = _window_image(source, source_map, window, size)
+        local_nadir = ((nadir[0] - origin[0]) * size[0], (nadir[1] - origin[1]) * size[1])
+        detect = replace(board.detect, polarities=tuple(
+            p for p in board.detect.polarities if p in window.polarities))
+        faces = find_dice(gray, detect, local_nadir, board.die_pixels)
+        if not faces and board.split_offset is not None:
+            detect = replace(detect, pips=replace(detect.pips, split_offset=board.split_offset))
+            faces = find_dice(gray, detect, local_nadir, board.die_pixels)
+        for face in faces:
+            tolerance = board.one_size_tolerance if face.value == 1 else board.size_tolerance
+            if abs(face.die_size / board.die_pixels - 1.0) > tolerance:
+                continue
+            u = origin[0] + face.center[0] / size[0]
+            v = origin[1] + face.center[1] / size[1]
+            if not window.holds(u, v) or not band.holds(u, v):
+                continue
+            if not off_field((u, v), config):
+                continue  # the board stage's to read
+            if face.value == 1 and _crowded(gray, face, config, board):
+                continue
+            centre = field_map.image_point(u, v)
+            box = _box(field_map, u, v, board.die_size, profile)
+            kept.append((Die(face.value, centre, True, False, None, box), (u, v), face.value))
+    return _one_each(kept, board.die_size * config.same_die)
+
+
+def _strips(band: Band) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The band's four strips, (u, v) low and high corners: the top and bottom rails
+    with the corners, then the left and right ones (the quick look reaches half a die
+    past each, so a die across a strip's edge still shows its pips)."""
+    return [((-band.left, -band.top), (1.0 + band.right, 0.0)),
+            ((-band.left, 1.0), (1.0 + band.right, 1.0 + band.bottom)),
+            ((-band.left, 0.0), (0.0, 1.0)),
+            ((1.0, 0.0), (1.0 + band.right, 1.0))]
+
+
+def _strip_blobs(frame: Image, field_map: FieldMap, low: tuple[float, float],
+                 high: tuple[float, float], board: BoardDiceConfig, propose: ProposeConfig,
+                 checker_mask: npt.NDArray[np.generic] | None) -> list[Blob]:
+    """The quick look over one strip, as if it were a field of its own (its own map from
+    the strip's corners), the blobs returned in field coordinates."""
+    (u0, v0), (u1, v1) = low, high
+    width, height = u1 - u0, v1 - v0
+    if width <= 0.0 or height <= 0.0:
+        return []
+    corners = Corners(*(field_map.image_point(u, v)
+                        for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))))
+    try:
+        strip_map = FieldMap.from_corners(corners)
+    except ValueError:
+        return []  # the strip is out of sight (degenerate in the image)
+    found = blobs(frame, strip_map, board.die_size / width, 0.0, propose, checker_mask)
+    return [Blob(u0 + b.u * width, v0 + b.v * height, b.polarity) for b in found]
+
+
+def _crowded(gray: npt.NDArray[np.uint8], face: Face, config: OffFieldConfig,
+             board: BoardDiceConfig) -> bool:
+    """A one with other pip-like blobs of its polarity close around it, outside its own
+    face: a screw among screws, a glint among a tray checker's glints."""
+    pip = face.pips[0]
+    pips = find_pips(gray, face.polarity, board.detect.pips)
+    reach = (0.5 + config.one_rim) * board.die_pixels
+    near = [p for p in pips if 0.5 * board.die_pixels < math.hypot(p.x - pip.x, p.y - pip.y)
+            <= reach]
+    return bool(near)
+
+
+def _one_each(found: list[tuple[Die, tuple[float, float], int]],
+              reach: float) -> tuple[Die, ...]:
+    """One die for faces found by two windows at the same place (most pips kept)."""
+    kept: list[tuple[Die, tuple[float, float], int]] = []
+    for item in sorted(found, key=lambda x: -x[2]):
+        if all(math.dist(item[1], k[1]) > reach for k in kept):
+            kept.append(item)
+    return tuple(d for d, _, _ in sorted(kept, key=lambda x: x[1]))
