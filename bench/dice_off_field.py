@@ -128,7 +128,8 @@ def read(frame: np.ndarray, corners: Corners, profile: object, hires: np.ndarray
     config = replace(config, dice=replace(config.dice, die_size=die_size))
     reader = BoardReader(config, calibration)
     still = None if hires is None else Still(hires, (0, 0, width, height),
-                                             (hires.shape[1] / width, hires.shape[0] / height))
+                                             (hires.shape[1] / width, hires.shape[0] / height),
+                                             0.0)
     start = time.process_time()
     observation = reader.read(frame, still=still)
     return observation, time.process_time() - start
