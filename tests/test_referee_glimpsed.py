@@ -1,0 +1,141 @@
+"""A throw seen in part (one die of two), then the opponent's dice: never a wrong-half call.
+
+Seen on rendered streams (``bench/referee_accuracy.py``, streams 960b5e2b053c):
+the player on turn throws and the camera reads one die only; they play, and
+the opponent throws early while that die still lies in the thrower's half.
+The three dice looked like a split throw of the player on turn, and the
+referee called ``wrong_half`` on them (six false calls in 65 sessions).  And
+a throw seen in part and picked up with nothing moved (a dance), then the
+opponent's throw, was called ``wrong_half`` too.  The dice in the opponent's
+half are the opponent's: the play is inferred from the die seen, and the
+throw is early when a die of the mover still lies there.
+"""
+
+import pytest
+
+from controller.referee.machine import Referee, Stage
+from controller.referee.settings import RefereeSettings
+from controller.rules.notation import parse_play
+from controller.rules.physical import Seating
+from controller.rules.position import Position
+from tests.referee_streams import DARK, LIGHT, SEATINGS, Script, die, half_of, names, run, throw
+from tests.test_referee_vision_doubts import _calls, _to_roll
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("mode", ["strict", "players"])
+def test_the_opponents_early_throw_beside_a_lone_die_of_the_movers_is_early_not_wrong_half(
+        seating: Seating, mode: str) -> None:
+    script, dark = _to_roll(seating)
+    # Dark throws 6-2; the camera sees the 6 only.
+    six = die(6, half_of(seating, DARK), 1)
+    script.stable(dark, (six,))
+    play = parse_play(dark, "24/18 13/11", 6, 2)
+    after = dark.result_of(play)
+    script.stable(after, (six,))
+    # Light throws before dark has picked up: the 6 still lies there.
+    early = throw((4, 3), half_of(seating, LIGHT), 2)
+    script.stable(after, (six, *early))
+    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)  # type: ignore[arg-type]
+    assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
+        ("reroll", "light", "early")]
+    rolls = [e for e in events if e.event == "roll"]
+    assert rolls[-1].player == "dark" and rolls[-1].data == {"dice": [6, 2], "inferred": True}
+    last_play = [e for e in events if e.event == "play"][-1]
+    assert last_play.data["legal"] is True and last_play.data["move"] == str(play)
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+    # The dice are picked up and light throws again: a good throw.
+    script.stable(after)
+    script.throw(after.with_turn(LIGHT), LIGHT, (5, 1), spot=0)
+    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)  # type: ignore[arg-type]
+    assert names(events)[-1] == "roll" and events[-1].player == "light"
+    assert events[-1].data == {"dice": [5, 1]}
+    assert len(_calls(events)) == 1
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_lone_die_and_the_opponents_throw_with_nothing_moved_is_no_call(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    six = die(6, half_of(seating, DARK), 1)
+    script.stable(dark, (six,))
+    script.stable(dark, (six, *throw((4, 3), half_of(seating, LIGHT), 2)))
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:dice"
+    assert referee.stage is Stage.ROLL and referee.game.turn == DARK
+
+
+def _on_the_bar() -> Position:
+    """Dark on the bar; light holds only its 6-point in its home board: with a 6
+    seen, 6-6 is the one roll that dances."""
+    light_rows = [0] * 26
+    dark_rows = [0] * 26
+    light_rows[6], light_rows[8], light_rows[13], light_rows[24] = 5, 3, 5, 2
+    dark_rows[25], dark_rows[6], dark_rows[8], dark_rows[13], dark_rows[24] = 1, 5, 3, 4, 2
+    return Position(light_rows, dark_rows, DARK)
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_throw_seen_in_part_picked_up_then_the_opponents_throw_is_a_dance(
+        seating: Seating) -> None:
+    script = Script(seating).setup()
+    script.opening(5, 2)
+    start = Position.initial().with_turn(LIGHT)
+    script.play(start, parse_play(start, "13/8 13/11", 5, 2),
+                (die(5, "right", 0), die(2, "left", 1)))
+    barred = _on_the_bar()
+    dances = [(6, v) for v in range(1, 7) if not barred.legal_positions(6, v)]
+    assert dances == [(6, 6)]
+    script.operator("set_position", position_id=barred.position_id(), turn="dark")
+    script.stable(barred)
+    script.stable(barred, (die(6, half_of(seating, DARK), 1),))  # the other 6 missed
+    script.stable(barred)  # a dance: picked up with nothing moved
+    script.throw(barred.with_turn(LIGHT), LIGHT, (3, 1), spot=2)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert [(e.event, e.player, e.data.get("dice")) for e in events
+            if e.event in ("roll", "play")][-3:] == [
+        ("roll", "dark", [6, 6]), ("play", "dark", [6, 6]), ("roll", "light", [3, 1])]
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_last_play_that_fits_several_rolls_still_ends_the_game(seating: Seating) -> None:
+    script = Script(seating).setup()
+    script.opening(5, 2)
+    start = Position.initial().with_turn(LIGHT)
+    script.play(start, parse_play(start, "13/8 13/11", 5, 2),
+                (die(5, "right", 0), die(2, "left", 1)))
+    light_rows = [0] * 26
+    dark_rows = [0] * 26
+    light_rows[19] = 15
+    dark_rows[1] = 1
+    dark_rows[0] = 14  # borne off
+    last = Position(light_rows, dark_rows, DARK)
+    script.operator("set_position", position_id=last.position_id(), turn="dark")
+    script.stable(last)
+    script.stable(last, (die(2, half_of(seating, DARK), 1),))  # the other die missed
+    done = last.result_of(parse_play(last, "1/off", 2, 1))
+    script.stable(done, (die(2, half_of(seating, DARK), 1),))
+    script.stable(done)
+    referee, events = run(Referee.new(), script.inputs)
+    assert not _calls(events)
+    over = [e for e in events if e.event == "game_over"]
+    assert len(over) == 1 and over[0].data["winner"] == "dark"
+    assert referee.stage is Stage.SETUP
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_throw_seen_in_part_picked_up_then_a_throw_in_the_wrong_half_is_still_called(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    # Dark's 6 on the field, the other die off it and missed: void at the table.
+    script.stable(dark, (die(6, half_of(seating, DARK), 1),))
+    script.stable(dark)
+    # Dark throws again, into light's half: nothing could dance, so the dice are dark's.
+    script.stable(dark, throw((4, 3), half_of(seating, LIGHT), 2))
+    referee, events = run(Referee.new(), script.inputs)
+    assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
+        ("reroll", "dark", "wrong_half")]
+    assert referee.game.turn == DARK
