@@ -1,6 +1,7 @@
 """The referee on realistic streams: false calls, and planted faults caught, over whole games.
 
     .venv/bin/python bench/referee_accuracy.py [--games 200] [--seed 0] [--jobs 2] [--fps 10]
+        [--cached-only] [--perfect-vision] [--seeds 3,7,12] [--problems 40] [--check]
 
 Whole self-played games are staged as a camera over the table would see
 them (set-up, throws with the cup and tumbling dice, hands moving checkers,
@@ -105,6 +106,18 @@ def table(tallies: dict[str, Tally]) -> list[str]:
     return lines
 
 
+def _seeds(text: str) -> list[int]:
+    """``--seeds 3,7,12``: the session seeds, in order."""
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds are whole numbers separated by commas, "
+                                         f"not {text!r}") from None
+    if not seeds:
+        raise argparse.ArgumentTypeError("no seed given")
+    return seeds
+
+
 def goal_met(t: Tally) -> bool:
     return (not t.false_calls and t.illegal_caught == t.illegal_planted
             and t.void_caught == t.void_planted and t.exceptions_kept == t.exceptions)
@@ -124,13 +137,16 @@ def main() -> int:
     parser.add_argument("--perfect-vision", action="store_true",
                         help="referee what a perfect reader would report instead of rendered "
                              "streams (the referee and stabiliser alone; no rendering)")
+    parser.add_argument("--seeds", type=_seeds, default=None, metavar="A,B,C",
+                        help="these sessions only (comma-separated seeds) instead of the plan "
+                             "for --games from --seed")
     parser.add_argument("--check", action="store_true", help="exit 1 when the goal is missed")
     args = parser.parse_args()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bgref-perfect-") as tmp:
         tallies = run(args.games, args.seed, args.jobs, replace(Direction(), fps=args.fps),
                       cached_only=args.cached_only,
-                      perfect=Path(tmp) if args.perfect_vision else None)
+                      perfect=Path(tmp) if args.perfect_vision else None, seeds=args.seeds)
     what = "a perfect reader's streams" if args.perfect_vision else "rendered streams"
     print(f"Referee accuracy on {what} ({args.fps:g} frames/s, seeds from "
           f"{args.seed}; {time.perf_counter() - start:.0f} s)")

@@ -56,11 +56,14 @@ def officiate(files: StreamFiles, hold: float | None = None,
 def streams_for(games: int, first_seed: int, jobs: int, base: Direction | None = None,
                 cached_only: bool = False,
                 log: Callable[[str], None] = lambda s: print(s, file=sys.stderr, flush=True),
-                ) -> list[StreamFiles]:
-    """The streams of the planned sessions: made (or found in the cache), or with
-    ``cached_only`` just those already in the cache."""
-    seeds = plan(games, first_seed, base)
-    log(f"{len(seeds)} sessions (seeds {seeds[0]}-{seeds[-1]}) for {games}+ games")
+                seeds: list[int] | None = None) -> list[StreamFiles]:
+    """The streams of the planned sessions (or of ``seeds`` when given): made (or found
+    in the cache), or with ``cached_only`` just those already in the cache."""
+    if seeds is None:
+        seeds = plan(games, first_seed, base)
+        log(f"{len(seeds)} sessions (seeds {seeds[0]}-{seeds[-1]}) for {games}+ games")
+    else:
+        log(f"{len(seeds)} sessions (seeds {', '.join(map(str, seeds))})")
     if cached_only:
         found = [files_for(s, direction_of(s, base)) for s in seeds]
         found = [f for f in found if f.lines.exists() and f.truth.exists()
@@ -72,16 +75,17 @@ def streams_for(games: int, first_seed: int, jobs: int, base: Direction | None =
 
 def run(games: int, first_seed: int, jobs: int, base: Direction | None = None,
         hold: float | None = None, cached_only: bool = False,
-        perfect: Path | None = None) -> dict[str, Tally]:
+        perfect: Path | None = None, seeds: list[int] | None = None) -> dict[str, Tally]:
     """Tallies by mode (``strict``, ``players``) and ``all``.
 
     ``perfect``: a folder for the perfect reader's streams (:mod:`.oracle`),
-    refereed instead of rendered ones."""
+    refereed instead of rendered ones.  ``seeds``: these sessions instead of the
+    plan for ``games`` from ``first_seed``."""
     if perfect is not None:
-        seeds = plan(games, first_seed, base)
+        seeds = seeds if seeds is not None else plan(games, first_seed, base)
         streams = [make_perfect_stream(s, direction_of(s, base), perfect) for s in seeds]
     else:
-        streams = streams_for(games, first_seed, jobs, base, cached_only)
+        streams = streams_for(games, first_seed, jobs, base, cached_only, seeds=seeds)
     tallies = {"strict": Tally(), "players": Tally(), "all": Tally()}
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for mode, tally in pool.map(lambda f: officiate(f, hold), streams):
