@@ -5,8 +5,9 @@ streams almost every problem starts with a die the vision misread, after
 which the referee is out of step.  To know how the referee and the
 stabiliser do on their own, the director's moments are turned straight into
 the observations a perfect reader would report: the exact counts, each die
-with its value, flat or cocked, on a checker or not, its half (none off the
-field) and its centre projected through the scene's camera, the cube, and
+on the field with its value, flat or cocked, on a checker or not, its half and
+its centre projected through the scene's camera (a die off the field in
+``dice_off_field``, as the vision reports it), the cube, and
 "occluded" while a hand is over the field.  The timeline is the same as the
 rendered stream's, frame for frame, with the same button presses, so
 hands, tumbling dice, held checkers, early throws and corrections all come
@@ -54,11 +55,15 @@ class PerfectReader:
             return self._seen[shot]
         profile = self.table.base.profile
         dice = []
+        off_field = []
         for d in shot.dice:
             inside = 0.0 <= d.u <= 1.0 and 0.0 <= d.v <= 1.0
             lift = self.geo.checker_thickness if d.on_checker else 0.0
-            dice.append(Die(d.value, self._pixel(d.u, d.v, lift + self.geo.die / 2.0),
-                            d.flat, d.on_checker, profile.half(d.u) if inside else None))
+            centre = self._pixel(d.u, d.v, lift + self.geo.die / 2.0)
+            if inside:
+                dice.append(Die(d.value, centre, d.flat, d.on_checker, profile.half(d.u)))
+            else:  # as the vision reports a die off the field (vision/dice/off_field.py)
+                off_field.append(Die(d.value, centre))
         cube = None
         if shot.cube is not None:
             c = shot.cube
@@ -67,7 +72,8 @@ class PerfectReader:
         board = shot.board
         observation = Observation(board_found=True, corners=self.corners, points=board.points,
                                   bar=board.bar, off=board.off if profile.tray else None,
-                                  dice=tuple(dice), cube=cube, occluded=occluded)
+                                  dice=tuple(dice), cube=cube, occluded=occluded,
+                                  dice_off_field=tuple(off_field))
         out = observation.to_json()
         self._seen[shot] = out
         return out

@@ -178,8 +178,11 @@ class _Frames:
         if bar != truth["bar"]:
             problems.append(f"bar {truth['bar']} read {bar}")
         want = sorted((tuple(d) for d in truth["dice"]), key=str)
-        got_dice = sorted(((d["value"], d["flat"], d["on_checker"], d["side"])
-                           for d in seen["dice"]), key=str)
+        got_dice = sorted([*((d["value"], d["flat"], d["on_checker"], d["side"])
+                             for d in seen["dice"]),
+                           # a die off the field: flat, on no checker, in neither half
+                           *((d["value"], True, False, None)
+                             for d in seen.get("dice_off_field", []))], key=str)
         if want != got_dice:
             problems.append(f"dice {want} read {got_dice}")
         if bool(seen["occluded"]) != bool(truth["occluded"]):

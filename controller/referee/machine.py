@@ -313,11 +313,15 @@ class Referee:
         if observation.occluded or not observation.board_found:
             # Never a board state (the stabiliser does not pass these on; a raw line might).
             return self
+        observation = _with_off_field(observation)
         state = self._forget_picked_up(observation)
         seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
         seen = tuple(d for d in seen if d.side is None or not any(
             _same_place(d, f, self.settings.die_tolerance) for f in state.fixtures))
+        parked = state.parked
         state, seen = state._park(seen)
+        if self.stage is Stage.ROLL:
+            state._off_field_pair(parked, out)
         after = state._dispatch_board(observation, seen, out)
         if after.stage in (Stage.OPENING, Stage.ROLL) and \
                 state.stage in (Stage.OPENING, Stage.ROLL):
@@ -375,6 +379,18 @@ class Referee:
             return replace(self, parked=tuple(parked)), on_field
         return self, tuple(d for d in seen if d.side is not None or not any(
             _same_place(d, p, tolerance) for p in self.parked))
+
+    def _off_field_pair(self, before: tuple[Die, ...], out: "_Out") -> None:
+        """ROLL: two or more dice newly parked beside the field at once, none fresh on it,
+        may be a throw that landed wholly off the field (void, etiquette 1) or the idle
+        pair laid aside: a ``dice`` warning, never a call (the throw again onto the field
+        is judged as usual, the dice beside it parked)."""
+        tolerance = self.settings.die_tolerance
+        new = [d for d in self.parked
+               if not any(_same_place(d, b, tolerance) for b in before)]
+        if len(new) >= 2 and len(self.parked) > len(before):
+            out.warn("dice", f"{len(new)} dice off the field: a throw that lands off the "
+                     "field is void, throw again onto it")
 
     def _forget_picked_up(self, observation: Observation) -> "Referee":
         """Ignored dice stop being ignored once every one of them has left the board."""
@@ -1416,6 +1432,16 @@ def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
 def _a_throw(dice: tuple[Die, ...]) -> bool:
     """Two dice on the field in one half: what a throw leaves (etiquette 1)."""
     return len(dice) == 2 and dice[0].side is not None and dice[0].side == dice[1].side
+
+
+def _with_off_field(observation: Observation) -> Observation:
+    """The observation with its dice off the field (``dice_off_field``, vision/dice/
+    off_field.py) among its dice, in neither half (``side`` None): how the stages take a
+    die beside the field (parked on a quiet board, ``off_field`` with a fresh throw)."""
+    if not observation.dice_off_field:
+        return observation
+    beside = tuple(replace(d, side=None) for d in observation.dice_off_field)
+    return replace(observation, dice=(*observation.dice, *beside), dice_off_field=())
 
 
 def _same_place(a: Die, b: Die, tolerance: float) -> bool:
