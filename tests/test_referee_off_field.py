@@ -128,3 +128,22 @@ def test_a_void_throw_next_to_a_spare_die_names_the_die_thrown(seating: Seating)
     _, events = run(Referee.new(), script.inputs)
     assert events[-1].event == "reroll" and events[-1].data["reason"] == "off_field"
     assert events[-1].data["die"]["value"] == RAIL_BOTTOM.value
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_both_dice_off_the_field_are_a_warning_then_the_rethrow_is_taken(
+        seating: Seating) -> None:
+    """Two dice appearing off the field at once, none on it, may be a throw that landed
+    wholly off the field, or the idle pair laid aside: a warning, never a call."""
+    script, position = _to_roll(seating)
+    _show(script, position, (), (RAIL_TOP, RAIL_BOTTOM))
+    _, so_far = run(Referee.new(), script.inputs)
+    assert names(so_far)[-1] == "warning:dice"
+    assert "reroll" not in names(so_far)
+    _show(script, position)  # picked up
+    half = half_of(seating, DARK)
+    _show(script, position, (die(4, half, 0), die(3, half, 1)))
+    referee, events = run(Referee.new(), script.inputs)
+    assert "reroll" not in names(events)
+    assert names(events)[-1] == "roll" and events[-1].data["dice"] == [4, 3]
+    assert referee.stage is Stage.PLAY

@@ -31,8 +31,6 @@ import numpy.typing as npt
 
 from vision.dice.board import BoardDiceConfig, _box, _source, _window_image
 from vision.dice.detect import find_dice
-from vision.dice.faces import Face
-from vision.dice.pips import find_pips
 from vision.dice.propose import Blob, ProposeConfig, blobs, windows
 from vision.errors import ConfigError
 from vision.observation import Corners, Cube, Die
@@ -63,11 +61,6 @@ class OffFieldConfig:
     out: cocked against the rail, leaning outward, and raised by a die's height toward
     the image's edge (renders: a die cocked against the top rail read 0.005 past the
     edge; 0 called it off the field)."""
-    one_rim: float = 0.35
-    """A one off the field is only taken when no other pip-like blob lies within this
-    many die edges around its pip outside the die's own face: a lone round blob on a
-    rail is as likely a screw, a hinge pin or a glint on a tray's checker as a die
-    (renders: the glints on tray checkers seen edge-on)."""
     same_die: float = 0.6
     """Faces found by two windows (or by this stage and the board stage) within this
     many die edges are one die."""
@@ -212,8 +205,6 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
                 continue
             if not off_field((u, v), config):
                 continue  # the board stage's to read
-            if face.value == 1 and _crowded(gray, face, config, board):
-                continue
             centre = field_map.image_point(u, v)
             box = _box(field_map, u, v, board.die_size, profile)
             kept.append((Die(face.value, centre, True, False, None, box), (u, v), face.value))
@@ -247,18 +238,6 @@ def _strip_blobs(frame: Image, field_map: FieldMap, low: tuple[float, float],
         return []  # the strip is out of sight (degenerate in the image)
     found = blobs(frame, strip_map, board.die_size / width, 0.0, propose, checker_mask)
     return [Blob(u0 + b.u * width, v0 + b.v * height, b.polarity) for b in found]
-
-
-def _crowded(gray: npt.NDArray[np.uint8], face: Face, config: OffFieldConfig,
-             board: BoardDiceConfig) -> bool:
-    """A one with other pip-like blobs of its polarity close around it, outside its own
-    face: a screw among screws, a glint among a tray checker's glints."""
-    pip = face.pips[0]
-    pips = find_pips(gray, face.polarity, board.detect.pips)
-    reach = (0.5 + config.one_rim) * board.die_pixels
-    near = [p for p in pips if 0.5 * board.die_pixels < math.hypot(p.x - pip.x, p.y - pip.y)
-            <= reach]
-    return bool(near)
 
 
 def _one_each(found: list[tuple[Die, tuple[float, float], int]],
