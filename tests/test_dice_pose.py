@@ -142,6 +142,26 @@ def test_squashed_pips_call_a_sharp_die_cocked_and_a_blurred_one_flat() -> None:
     assert assess(gray, small_face, 40.0, config, source_die=50.0).flat
 
 
+def test_a_small_sharp_die_keeps_the_lenient_band_margin() -> None:
+    # a four 40 px wide in the window, the nadir 0.3 field widths to its right: a
+    # flat die's right side may show 0.236 die edges wide (camera 1.3 fields up)
+    gray = np.full((200, 200), 200, np.uint8)
+    face = face_of(4, 0.0)
+    config = PoseConfig()
+    field_pixels = 40.0 / 0.03
+    nadir = (100.0 + 0.3 * field_pixels, 100.0)
+    # a sliver 0.84 die edges right of the centre: a band of 0.45, 0.21 too wide
+    sliver = Pip(133.5, 100.0, 5.0, 8.0, 3.0, 0.0, 120.0, 230.0)
+
+    def read(source_die: float) -> bool:
+        return assess(gray, face, 40.0, config, nadir=nadir, field_pixels=field_pixels,
+                      pips=[sliver], source_die=source_die).flat
+
+    assert not read(config.fine_band_pixels)  # fine_band_margin 0.15
+    assert read(config.fine_band_pixels - 1.0)  # band_margin 0.25
+    assert config.fine_die_pixels < config.fine_band_pixels - 1.0
+
+
 def test_bad_pose_and_viewpoint_configs_are_refused() -> None:
     with pytest.raises(ConfigError, match="horizontal_fov"):
         ViewpointConfig(horizontal_fov=5.0)

@@ -51,11 +51,24 @@ class PoseConfig:
     """Least median minor/major ratio of the top face's pips (1 = round), for
     dice read from fewer than ``fine_die_pixels``: their pips are a few pixels
     across, blurred round or squashed by a pixel either way."""
-    fine_die_pixels: float = 36.0
+    fine_die_pixels: float = 28.0
     """Dice of the configured size at least this many pixels wide in the image
     they are read from get the ``fine_*`` thresholds (if ``fine_min_size``
-    holds too).  The high-resolution capture (twice the frame) shows the
-    benchmark's dice 40-60 pixels wide, the frame 20-30."""
+    holds too).  The high-resolution capture (twice the 1280x720 frame) shows
+    the benchmark's dice 29-47 pixels wide, the frame 15-23 (measured on 300
+    renders of ``bench/dice_pose_accuracy.py``'s seed 21); a Pi Camera Module 3
+    still about 73.  At 36 (the bound until issue 4's second round) half the
+    dice of a 2x still were read with the frame's lenient thresholds: 28 (with
+    ``fine_band_pixels``) found 103 of 142 cocked dice there instead of 85
+    (held-out styles 29 of 45 instead of 25) and called no more of 480 flat
+    dice cocked."""
+    fine_band_pixels: float = 36.0
+    """Dice narrower than this in the image they are read from keep
+    ``band_margin`` even when they get the other ``fine_*`` thresholds: a
+    side face's slivers of pips are one or two pixels there, and a flat four
+    30 pixels wide showed a side 0.23 die edges wider than perspective allows
+    (renders, seed 21; with ``fine_band_margin`` for all fine dice 2 flat dice
+    in 180 more were called cocked for 3 cocked dice more found)."""
     fine_min_size: float = 0.8
     """The face's estimated die edge, over ``die_pixels``, a die must reach for
     the ``fine_*`` thresholds: the window is drawn for dice of the configured
@@ -217,7 +230,9 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     if fine:
         # a one has no grid to tell its sides by: any blob beside it makes a "side"
         config = replace(config, min_squareness=config.fine_squareness,
-                         band_margin=config.fine_band_margin,
+                         band_margin=config.fine_band_margin
+                         if source_die is not None and source_die >= config.fine_band_pixels
+                         else config.band_margin,
                          away_min_pips=config.fine_away_min_pips if face.value > 1
                          else config.away_min_pips)
     ratio = face.frontality
