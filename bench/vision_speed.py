@@ -43,6 +43,7 @@ from vision.calibration import Calibration
 from vision.checkers.reader import read_checkers
 from vision.cube import find_cube
 from vision.dice.board import read_board_dice
+from vision.dice.off_field import read_off_field_dice
 from vision.observation import Corners
 from vision.occlusion.single import detect_occlusion
 from vision.pipeline import BoardReader, checker_mask
@@ -111,6 +112,8 @@ def measure(frames: list[Frame]) -> Clock:
         clock.time("occlusion", detect_occlusion, frame, fm, profile, checkers)
         mask = checker_mask(checkers, fm, frame.shape)
         clock.time("dice", read_board_dice, frame, fm, profile, checker_mask=mask)
+        clock.time("dice off field", read_off_field_dice, frame, fm, profile,
+                   checker_mask=mask)
         clock.time("cube", find_cube, frame, fm, profile)
     return clock
 
