@@ -46,9 +46,15 @@ def _board_detect() -> DetectConfig:
     ones 0.87-1.0 minor over major axis, cocked up to 35 degrees 0.82); the glints on
     checkers' rims, 0.5-0.7, read as ones at the photo reader's 0.5.  Its outline is
     round too (true ones 0.77-0.95 of a disc's roundness, read from the frame or a 2x
-    capture; a dark gap between fingers 0.65-0.67)."""
+    capture; a dark gap between fingers 0.65-0.67).  Pips of one face are linked up to
+    six pip diameters apart (a six's corner pips lie 0.75 die edges apart, more than the
+    photo reader's five diameters when pips are 14 % of the die or blurred that small:
+    renders of light-checker-coloured dice) and differ by at most 1.6 times in
+    contrast (a cocked die's side pips, half to two thirds of its top's, joined its top
+    face)."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
-                        faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2),
+                        faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2,
+                                         link_distance=6.0, max_contrast_ratio=1.6),
                         lone_min_ratio=0.75, lone_min_roundness=0.72)
 
 

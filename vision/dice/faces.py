@@ -65,6 +65,13 @@ class FaceConfig:
     more axis ratio."""
     neighbours: int = 7
     """Nearest alike pips tried with each pip when looking for a face."""
+    max_contrast_ratio: float | None = None
+    """Largest ratio of the contrasts of two linked pips, None for any.  The pips of
+    one face are lit alike; a cocked die's side face, turned away from the light and
+    seen at a slant, contrasts half to two thirds as much (renders: top pips 70-135
+    grey levels, their side's 37-64), and linked with the top face its pips made a
+    wrong layout or failed the stray-mark check.  Photos need no such limit: a pip
+    under a lamp's reflection contrasts less than the others of its face."""
 
     def __post_init__(self) -> None:
         if not 0.0 < self.layout_tolerance < 0.5:
@@ -183,6 +190,10 @@ def _alike(a: Pip, b: Pip, config: FaceConfig) -> bool:
     if max(a.major, b.major) > config.max_size_ratio * min(a.major, b.major):
         return False
     if abs(a.ratio - b.ratio) > config.max_slant_difference:
+        return False
+    if (config.max_contrast_ratio is not None
+            and max(a.contrast, b.contrast) > config.max_contrast_ratio * min(a.contrast,
+                                                                              b.contrast)):
         return False
     if a.ratio < config.slanted_below and b.ratio < config.slanted_below:
         turn = abs(a.angle - b.angle) % 180.0
