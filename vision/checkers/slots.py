@@ -15,11 +15,15 @@ border run along it, far less than a checker's.
 """
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.checkers.detect import Circle, DetectConfig, Floats, refine
 from vision.checkers.rim import EdgeMap, rim_evidence, rim_scores
+from vision.checkers.surface import surfaces
 from vision.profile import BoardProfile
 
 
@@ -55,6 +59,32 @@ class SlotConfig:
     """Rounds of the search: a checker found on a slot opens the slot beyond it."""
     rail_margin: float = 0.55
     """A centre on a slot lies at least this far from the field's border."""
+    silhouette: bool = True
+    """Also look for checkers with no rim at all, by their silhouette (see
+    :func:`_silhouettes`): a white checker on a white point under a lamp's glare, where
+    the grey is at the sensor's ceiling on both."""
+    silhouette_inner: float = 0.92
+    """The disc (radii) whose field pixels must show the checker: inside its rim's blur."""
+    silhouette_ring: tuple[float, float] = (1.25, 1.7)
+    """The ring (radii) whose field pixels show the field beside the slot: beyond the
+    rim, its blur and a soft shadow."""
+    silhouette_contrast: float = 45.0
+    """Least difference (grey levels) of the disc's field pixels from the field beside
+    it (their medians).  A white checker on a blue field under glare differs by 100 and
+    more; a checker's shadow on the field by 10-30."""
+    silhouette_share: float = 0.85
+    """Share of the disc's field pixels that must differ from the field beside it by half
+    the contrast: the whole disc is covered (a die is a third of a checker's area)."""
+    silhouette_same: float = 25.0
+    """Most difference (grey levels) of the disc's field pixels from its pixels on the
+    point: one checker covers both (an empty slot shows the field and the point)."""
+    silhouette_pixels: int = 6
+    """Least field pixels in the disc on each side of the point (and in the ring) to judge
+    by: where the point is narrower than a checker.  The first slot shows none, the second
+    6-15 a side (enough: a white checker there differs from a blue field by 70 grey
+    levels, tune seed 41, scene 70), the third 100."""
+    silhouette_edge: float = 0.12
+    """Pixels this close (radii) to a border between surfaces are left out."""
 
 
 def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfile,
@@ -77,7 +107,183 @@ def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfi
             found += [Circle(x, y, radius) for x, y in new]
             if not new:
                 break
+    if config.silhouette:
+        found += _silhouettes(edges.blurred, circles + found, profile, radius, config)
     return found
+
+
+def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: BoardProfile,
+                 radius: float, config: SlotConfig) -> list[Circle]:
+    """Checkers on the slots of a point that show no rim but cover the field.
+
+    Past the first slot a point is narrower than a checker, so a checker on
+    it covers some of the field beside the point: those pixels then show the
+    checker, and differ from the field a little further out, while they look
+    like the disc's pixels on the point (one checker covers both).  An empty
+    slot shows the field there, as beside it.  Slots are taken from the rail
+    outwards; past the second, one needs a checker on the slot before it (a
+    stack runs without a gap).  Only grey is compared: a checker with no rim
+    on its point (white on white, black on black) differs from the field in
+    grey, or it shows its rim against the field and was found already.
+
+    The pixels of every slot are fixed by the profile and the image's size
+    (:func:`_slot_pixels`); the first two slots of every point are screened
+    at once by their mean grey, the few that pass are judged in full."""
+    height, width = gray.shape
+    places = _slot_pixels(profile, width, height, round(radius, 1), config)
+    taken = np.zeros((height, width), dtype=np.uint8)
+    for c in circles:
+        cv2.circle(taken, (round(c.x), round(c.y)), round(c.radius * 1.05), 1, -1)
+    grey = gray.ravel()
+    flat = taken.ravel()  # a view: checkers found below mark it too
+    screened = _screen(grey, flat, places, config)
+    centres = np.array([place.centre for row in places.slots for place in row])
+    known = np.array([(c.x, c.y) for c in circles]) if circles else np.zeros((0, 2))
+    d2 = ((centres[:, None, :] - known[None, :, :]) ** 2).sum(axis=2)
+    near = (d2 < (config.clear * radius) ** 2).any(axis=1).reshape(len(places.slots), -1)
+    found: list[Circle] = []
+    for index, row in enumerate(places.slots):
+        for k, place in enumerate(row, start=1):
+            x, y = place.centre
+            if near[index, k - 1]:
+                continue
+            if (k > len(screened[index]) or screened[index][k - 1]) \
+                    and _covered(grey, flat, place, config):
+                found.append(Circle(x, y, radius))
+                cv2.circle(taken, (round(x), round(y)), round(radius * 1.05), 1, -1)
+                continue
+            if k >= 2:
+                break
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """The pixels of one slot (flat indices into the field image) the silhouette test
+    reads."""
+
+    centre: tuple[float, float]
+    sides: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]
+    """The field's pixels in the disc, left and right of the point's middle."""
+    on_point: npt.NDArray[np.intp]
+    """The point's pixels in the disc."""
+    ring: npt.NDArray[np.intp]
+    """The field's pixels in the ring about the disc."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Places:
+    slots: tuple[tuple[_Place, ...], ...]
+    """Per physical point, its slots 1, 2, ... (``SlotConfig.most`` less one)."""
+    screen: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp],
+                  npt.NDArray[np.intp]]
+    """The disc's and the ring's field pixels of the first two slots of every point, one
+    after another, and where each slot's run starts (for :func:`_screen`)."""
+
+
+@lru_cache(maxsize=8)
+def _slot_pixels(profile: BoardProfile, width: int, height: int, radius: float,
+                 config: SlotConfig) -> _Places:
+    """The pixels of every point's slots past the first (see :func:`_silhouettes`)."""
+    labels = surfaces(profile, width, height, round(config.silhouette_edge * radius), 0.96)
+    disc_x, disc_y = _disc(radius, 0.0, config.silhouette_inner, 1)
+    ring_x, ring_y = _disc(radius, *config.silhouette_ring, 2)
+    step = config.spacing * radius
+
+    def pixels(x: float, y: float, dx: npt.NDArray[np.int64], dy: npt.NDArray[np.int64]
+               ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+        xs = round(x) + dx
+        ys = round(y) + dy
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        xs, ys = xs[inside], ys[inside]
+        return (ys * width + xs).astype(np.intp), labels[ys, xs], dx[inside]
+
+    rows: list[tuple[_Place, ...]] = []
+    for index in range(24):
+        top = profile.is_top(index)
+        x = profile.point_u(index) * width
+        row = []
+        for k in range(1, config.most):
+            along = radius * (1.0 + config.gap) + k * step
+            y = along if top else height - along
+            disc, disc_labels, dx = pixels(x, y, disc_x, disc_y)
+            ring, ring_labels, _ = pixels(x, y, ring_x, ring_y)
+            field = disc_labels == 0
+            row.append(_Place((x, y), (disc[field & (dx < 0)], disc[field & (dx >= 0)]),
+                              disc[disc_labels > 0], ring[ring_labels == 0]))
+        rows.append(tuple(row))
+    first = [place for row in rows for place in row[:2]]
+    discs = [np.concatenate(place.sides) for place in first]
+    return _Places(tuple(rows), (np.concatenate(discs),
+                                 np.cumsum([0] + [len(d) for d in discs[:-1]]).astype(np.intp),
+                                 np.concatenate([place.ring for place in first]),
+                                 np.cumsum([0] + [len(p.ring) for p in first[:-1]]
+                                           ).astype(np.intp)))
+
+
+def _screen(grey: npt.NDArray[np.uint8], taken: npt.NDArray[np.uint8], places: _Places,
+            config: SlotConfig) -> list[list[bool]]:
+    """Per point, whether each of its first two slots may hold a silhouette: the mean grey
+    of the disc's free field pixels and the ring's differ by at least half the contrast
+    (the full test asks the medians for the whole contrast, on both sides); ``taken``
+    marks the pixels of the checkers found (flat, as ``grey``)."""
+    disc, disc_start, ring, ring_start = places.screen
+
+    def means(index: npt.NDArray[np.intp], start: npt.NDArray[np.intp]
+              ) -> npt.NDArray[np.float64]:
+        use = taken[index] == 0
+        values = np.where(use, grey[index], 0).astype(np.float32)
+        total = np.add.reduceat(values, start) if len(index) else np.zeros(len(start))
+        count = np.add.reduceat(use.astype(np.float32), start) if len(index) \
+            else np.zeros(len(start))
+        return np.where(count >= config.silhouette_pixels, total / np.maximum(count, 1.0),
+                        np.nan)
+
+    gap = np.abs(means(disc, disc_start) - means(ring, ring_start))
+    passed = np.where(np.isnan(gap), 0.0, gap) >= config.silhouette_contrast / 2.0
+    return [list(passed[2 * i:2 * i + 2]) for i in range(len(places.slots))]
+
+
+def _covered(grey: npt.NDArray[np.uint8], taken: npt.NDArray[np.uint8], place: _Place,
+             config: SlotConfig) -> bool:
+    """Whether a checker covers the slot by its silhouette (see :func:`_silhouettes`);
+    ``taken`` marks the pixels of the checkers found (flat, as ``grey``)."""
+
+    def values(index: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        return np.asarray(grey[index[taken[index] == 0]], dtype=np.float64)
+
+    field_out = values(place.ring)
+    on_point = values(place.on_point)
+    if min(len(field_out), len(on_point)) < config.silhouette_pixels:
+        return False
+    outside = float(np.median(field_out))
+    point = float(np.median(on_point))
+    for side in place.sides:
+        # A checker straddles its point: the field on both sides shows it (a die, a third
+        # of its size, lies on one side).
+        field_in = values(side)
+        if len(field_in) < config.silhouette_pixels:
+            return False
+        inside = float(np.median(field_in))
+        if abs(inside - outside) < config.silhouette_contrast:
+            return False
+        differ = np.abs(field_in - outside) >= config.silhouette_contrast / 2.0
+        if float(differ.mean()) < config.silhouette_share or abs(point - inside) \
+                > config.silhouette_same:
+            return False
+    return True
+
+
+@lru_cache(maxsize=8)
+def _disc(radius: float, inner: float, outer: float, step: int) -> tuple[
+        npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Pixel offsets between ``inner`` and ``outer`` radii (every ``step``-th pixel each
+    way: plenty for the field's grey around a slot)."""
+    reach = int(np.ceil(outer * radius))
+    ys, xs = np.mgrid[-reach:reach + 1:step, -reach:reach + 1:step]
+    d = np.hypot(xs, ys)
+    ring = (d >= inner * radius) & (d <= outer * radius)
+    return xs[ring].astype(np.int64), ys[ring].astype(np.int64)
 
 
 def _places(circles: list[Circle], profile: BoardProfile, width: int, height: int,

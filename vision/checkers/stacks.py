@@ -73,6 +73,16 @@ class StackConfig:
     1,300 tune renders, so the floor stays."""
     plausible: float = 0.0
     """Least plausibility of an alternative taken to match a known total."""
+    pairs: bool = True
+    """When no single stack's alternative makes a colour add up, two stacks' may together
+    (see :func:`.totals.choose_alternatives`): two stacks of six with a second layer of
+    one shifted too little to show, both read as five (tune seed 41, scene 72).  Off, only
+    single alternatives are taken."""
+    pair_floor: float = 0.03
+    """Least plausibility of each half of a pair: two changes at once are taken only when
+    both are well founded (a tiny-shift layer standing out by 0.065 and 0.085 in the
+    scene above; the floor keeps out the far-fetched alternatives, -0.01-0.02, that many
+    stacks offer)."""
     presumed: float = 0.0
     """Least plausibility of an alternative taken to match a total the rules only imply
     (see :func:`.totals.presumed_on_board`): a side may have borne off and been hit, so a

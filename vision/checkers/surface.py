@@ -48,6 +48,13 @@ class SurfaceConfig:
     """Subsampling of the frame when the surfaces' medians are taken."""
     min_pixels: int = 30
     """Board pixels a ring needs to say anything (else no lift)."""
+    saturated: float = 250.0
+    """Board pixels this bright (grey, as blurred for the edges) or brighter are left out
+    of a ring's lift when enough others remain (``min_pixels``): a surface at the sensor's
+    ceiling shows no more than the ceiling, so its excess says only that the lift is at
+    least that much.  A white point (median 237) under a lamp's glare showed an excess of
+    18 where the field beside it showed 75, and the black checkers on it were read as
+    light (tune seed 31, scene 42).  256 leaves every pixel in."""
 
 
 def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile,
@@ -77,9 +84,12 @@ def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile
         ys = round(c.y) + dy
         inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
         k = labels[ys[inside], xs[inside]]
-        usable = k >= 0
-        excess = grey[ys[inside], xs[inside]][usable] - medians[k[usable]]
-        excess = excess[np.isfinite(excess)]
+        values = grey[ys[inside], xs[inside]]
+        usable = (k >= 0) & np.isfinite(medians[np.maximum(k, 0)])
+        unclipped = usable & (values < config.saturated)
+        if int(unclipped.sum()) >= config.min_pixels:
+            usable = unclipped
+        excess = values[usable] - medians[k[usable]]
         lifts.append(max(float(np.median(excess)), 0.0) if len(excess) >= config.min_pixels
                      else 0.0)
     return lifts

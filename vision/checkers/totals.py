@@ -40,8 +40,10 @@ def choose_alternatives(counts: Sequence[int], options: Sequence[Sequence[tuple[
                         wanted: int, config: StackConfig, floor: float | None = None) -> list[int]:
     """Stack counts of one colour made to add up to ``wanted`` (checkers known to be on
     the board) by taking the single most plausible alternative that closes the gap, when
-    one is at least ``floor`` plausible (``config.plausible`` when not given); else the
-    counts as read."""
+    one is at least ``floor`` plausible (``config.plausible`` when not given); when none
+    does and ``config.pairs``, the most plausible two alternatives of two stacks that
+    close it together (a pair as plausible as its less plausible half, and only over
+    ``config.pair_floor``); else the counts as read."""
     floor = config.plausible if floor is None else floor
     gap = wanted - sum(counts)
     if gap == 0:
@@ -55,7 +57,32 @@ def choose_alternatives(counts: Sequence[int], options: Sequence[Sequence[tuple[
     chosen = list(counts)
     if best is not None:
         chosen[best[1]] = best[2]
+        return chosen
+    if config.pairs:
+        pair = _best_pair(counts, options, gap, max(floor, config.pair_floor))
+        if pair is not None:
+            for i, other in pair:
+                chosen[i] = other
     return chosen
+
+
+def _best_pair(counts: Sequence[int], options: Sequence[Sequence[tuple[int, float]]],
+               gap: int, floor: float) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Two alternatives of two different stacks whose changes add up to ``gap``, the pair
+    whose less plausible half is the most plausible (and above ``floor``); None if none."""
+    changes = [(plausibility, i, other) for i, (count, choices)
+               in enumerate(zip(counts, options, strict=True))
+               for other, plausibility in choices
+               if plausibility > floor and other != count and abs(other - count) < abs(gap)
+               and (other - count) * gap > 0]
+    best: tuple[float, tuple[tuple[int, int], tuple[int, int]]] | None = None
+    for a, (pa, ia, oa) in enumerate(changes):
+        for pb, ib, ob in changes[a + 1:]:
+            if ia == ib or (oa - counts[ia]) + (ob - counts[ib]) != gap:
+                continue
+            if best is None or min(pa, pb) > best[0]:
+                best = (min(pa, pb), ((ia, oa), (ib, ob)))
+    return None if best is None else best[1]
 
 
 def known_totals(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
