@@ -139,3 +139,58 @@ def test_a_throw_seen_in_part_picked_up_then_a_throw_in_the_wrong_half_is_still_
     assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
         ("reroll", "dark", "wrong_half")]
     assert referee.game.turn == DARK
+
+
+def _near_race() -> Position:
+    """Light to play with one checker on its 8-point, the rest home; dark all home:
+    contact is broken, and any play of light's makes a bear-off race."""
+    light_rows = [0] * 26
+    dark_rows = [0] * 26
+    light_rows[1:5] = [3, 3, 3, 3]
+    light_rows[5], light_rows[8] = 2, 1
+    dark_rows[1:6] = [3, 3, 3, 3, 3]
+    return Position(light_rows, dark_rows, LIGHT)
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_early_throw_in_a_race_read_with_the_opponents_checkers_elsewhere_is_a_look(
+        seating: Seating) -> None:
+    from tests.referee_streams import observe
+    from tests.test_referee_etiquette import _set
+
+    before = _near_race()
+    script = _set(seating, before)
+    script.stable(before)
+    dice = script.throw(before, LIGHT, (5, 2))
+    play = parse_play(before, "8/3 5/3", 5, 2)
+    after = before.result_of(play)
+    # Dark's early throw comes while light's dice are down; one of dark's checkers
+    # is read on an empty point outside its home board (rendered seed 70): the
+    # board shows contact the record cannot have.
+    misread_rows = list(after.layout(DARK))
+    misread_rows[5] -= 1
+    misread_rows[14] += 1
+    misread = Position(list(after.layout(LIGHT)), misread_rows, DARK)
+    early = throw((4, 1), half_of(seating, DARK), 2)
+    script.observation(observe(misread, seating, (*dice, *early)))
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look"
+    # Light picks up: the play is final and dark's throw is dark's roll.
+    script.stable(after, early)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert [(e.event, e.player) for e in events][-2:] == [("play", "light"), ("roll", "dark")]
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_early_throw_after_a_hit_is_still_void(seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    dice = script.throw(dark, DARK, (6, 4), spot=1)
+    after = dark.result_of(parse_play(dark, "24/14*", 6, 4))
+    script.stable(after, dice)
+    script.stable(after, (*dice, *throw((3, 1), half_of(seating, LIGHT), 2)))
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
+        ("reroll", "light", "early")]

@@ -85,6 +85,7 @@ from controller.referee.throws import (
     split_dice,
     thrower_half,
 )
+from controller.rules import layout as lay
 from controller.rules.errors import RulesError
 from controller.rules.physical import Seating, SetUpError, recognise_start
 from controller.rules.player import Player
@@ -1119,7 +1120,17 @@ class Referee:
             # What is left of the mover's dice lay there before their throw: never
             # thrown (a mark taken for a die), so the mover's dice are up.
             return state._final(observation, fresh, out)
-        if kept and not self._early_allowed(observation):
+        allowed = self._early_allowed(observation) if kept else True
+        if allowed is None and _a_throw(fresh):
+            # The board cannot tell whether an exception applies (a checker unaccounted
+            # for, the opponent's checkers read elsewhere than the record has them): a
+            # look, never a call.  Once the mover's dice are up the throw is taken as
+            # the opponent's roll, as under the exceptions.
+            out.warn("look", f"a throw while {colour_name(mover)}'s dice are still down, "
+                             "but the board cannot tell whether the play was forced or a "
+                             "bear-off race")
+            return state
+        if not allowed:
             if not _a_throw(fresh):
                 # One die, or dice strewn over both halves or off the field, while the
                 # mover's lie there: no throw to call (the camera may have taken
@@ -1139,16 +1150,27 @@ class Referee:
             return state
         return state._final(observation, fresh, out)
 
-    def _early_allowed(self, observation: Observation) -> bool:
-        """Etiquette 4's exceptions: the mover's play was forced, or a bear-off race."""
+    def _early_allowed(self, observation: Observation) -> bool | None:
+        """Etiquette 4's exceptions: the mover's play was forced, or a bear-off race.
+
+        None when the board cannot tell: it cannot be read, or the opponent's
+        checkers are not where the record has them (other than hit to the bar),
+        so the race it shows is in doubt (rendered seed 70 of 960b5e2b053c: a
+        checker read on an empty point made a race look like contact, and an
+        early throw under the exception was called void).  A race before the
+        play is one after it, whatever the board shows (contact never returns).
+        """
         game = self.game
         assert game.dice is not None and self.seating is not None
-        if is_forced(game.position, game.dice):
+        if is_forced(game.position, game.dice) or is_bear_off_race(game.position):
             return True
         try:
             after = position_of(read_board(observation), self.seating, game.turn.opponent)
         except BoardReadError:
-            return False
+            return None
+        if not _only_hit(game.position.layout(game.turn.opponent),
+                         after.layout(game.turn.opponent)):
+            return None
         return is_bear_off_race(after)
 
     def _final(self, observation: Observation, fresh: tuple[Die, ...],
@@ -1427,6 +1449,16 @@ def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
             used_g.add(j)
             out.append((fresh[i], gone[j]))
     return out
+
+
+def _only_hit(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
+    """Whether a player's checkers (a layout: borne off, points 1-24, bar) went from
+    ``before`` to ``after`` only by being hit: fewer or as many on each point, as many
+    borne off, and the bar up by as many as the points lost."""
+    points = range(1, lay.BAR)
+    lost = sum(before[p] - after[p] for p in points)
+    return (all(after[p] <= before[p] for p in points) and after[lay.OFF] == before[lay.OFF]
+            and after[lay.BAR] - before[lay.BAR] == lost)
 
 
 def _a_throw(dice: tuple[Die, ...]) -> bool:
