@@ -194,3 +194,27 @@ def test_an_early_throw_after_a_hit_is_still_void(seating: Seating) -> None:
     _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert [(c["event"], c["player"], c["reason"]) for c in _calls(events)] == [
         ("reroll", "light", "early")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("mode", ["strict", "players"])
+def test_a_board_that_parts_from_the_record_for_a_moment_and_returns_leaves_no_lenience(
+        seating: Seating, mode: str) -> None:
+    from tests.referee_streams import shifted
+
+    script, dark = _to_roll(seating)
+    # Between plays, two of dark's checkers are missed for a moment (a hand over the
+    # cube), then the board is read as the record has it again.
+    script.stable(shifted(dark, "8/7"))
+    script.stable(dark)
+    dice = script.throw(dark, DARK, (6, 2), spot=1)
+    wrong = shifted(shifted(dark, "13/6").with_turn(DARK), "13/11")  # the 6 played as 7
+    script.stable(wrong, dice)
+    script.stable(wrong)
+    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)  # type: ignore[arg-type]
+    verdicts = [e for e in events if e.event == "play"]
+    assert verdicts[-1].player == "dark" and verdicts[-1].data["legal"] is False
+    if mode == "strict":
+        assert [(c["event"], c["player"]) for c in _calls(events)] == [
+            ("illegal_play", "dark")]
+    assert not [e for e in events if e.event == "warning" and e.data.get("resync")]

@@ -194,6 +194,10 @@ class Referee:
     caught a play half-way or been misread, and the error stays in the position until
     a board read afresh replaces it.  While above 0, an illegal-looking play is no
     ground for a call; each play judged counts one down."""
+    parted: int | None = None
+    """ROLL: the board parted from the record between plays (a ``moved`` warning, which
+    makes the next plays lenient): ``resynced`` as it was before, given back if the
+    board returns to the record before a play is judged.  None when it has not."""
     rereads: tuple[tuple[int, int], ...] = ()
     """PLAY: (value recorded, value read) for each time one of the mover's dice was read
     with another value where it lay: the roll itself may have been misread."""
@@ -659,7 +663,8 @@ class Referee:
                              "as it stands", resync=True)
             state = self._diverge(board, "no opening roll was seen; the game went on "
                                          "from the board as the camera saw it")
-            state = replace(state, stage=Stage.ROLL, glimpsed=(), resynced=RESYNC_PLAYS)
+            state = replace(state, stage=Stage.ROLL, glimpsed=(), resynced=RESYNC_PLAYS,
+                            parted=None)
         if state.stage is not Stage.ROLL or state.game.turn != thrower:
             return state  # pragma: no cover - a recorded opening play passes the turn
         return state._throw(thrower, seen, out, observation)
@@ -738,7 +743,7 @@ class Referee:
         state = self._diverge(board, "the camera lost the thread; the game went on from "
                                      "the board as the camera saw it")
         return replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
-                       call=None, before_roll=None, resynced=RESYNC_PLAYS)
+                       call=None, before_roll=None, resynced=RESYNC_PLAYS, parted=None)
 
     def _glimpse_lying(self, seen: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
         """ROLL, a throw of the player on turn seen in part (``glimpsed``): the dice seen
@@ -987,13 +992,20 @@ class Referee:
         except BoardReadError:
             return self
         if board.key == self.game.position.key:
+            if self.parted is not None and self.resynced == RESYNC_PLAYS:
+                # Back where the record has it, no play judged since it parted: a
+                # misread or a hand passing over, no doubt left (rendered seed 58 of
+                # 960b5e2b053c: two checkers missed for a moment while the cube was
+                # taken, and the next illegal play went uncalled as judged leniently).
+                return replace(self, resynced=self.parted, parted=None)
             return self
         if self.glimpsed and self.game.phase is Phase.ROLL:
             return self._infer_roll(observation, out)
         out.warn("moved", "the checkers are not where the last play left them")
         # The record and the board part: whatever happened (a throw missed and played,
         # a play put right), the next plays are judged against a position in doubt.
-        return replace(self, resynced=RESYNC_PLAYS)
+        return replace(self, resynced=RESYNC_PLAYS,
+                       parted=self.resynced if self.parted is None else self.parted)
 
     def _mover_corrects(self, observation: Observation, out: "_Out") -> "Referee":
         """*Players* mode: the mover puts their own illegal play right before anyone throws.
@@ -1234,7 +1246,8 @@ class Referee:
                                    "the camera lost the thread; the game went on from the "
                                    "board as the camera saw it")
             state = replace(state, stage=Stage.ROLL, message="", last_move=judgement.move,
-                            rereads=(), before_roll=None, resynced=self.resynced - 1)
+                            rereads=(), before_roll=None, resynced=self.resynced - 1,
+                            parted=None)
         elif judgement.kind == "legal":
             state = state._record_play(judgement, out)
         elif self.settings.mode == "strict" or (
@@ -1303,7 +1316,7 @@ class Referee:
         state = replace(self, session=session, stage=Stage.ROLL,
                         undo_point=Snapshot(self.session, self.divergences),
                         restored=False, message="", last_move=judgement.move,
-                        resynced=max(0, self.resynced - 1),
+                        resynced=max(0, self.resynced - 1), parted=None,
                         rereads=())
         return state._after_result(len(self.session.games), out)
 
