@@ -211,7 +211,7 @@ def test_a_board_that_parts_from_the_record_for_a_moment_and_returns_leaves_no_l
     wrong = shifted(shifted(dark, "13/6").with_turn(DARK), "13/11")  # the 6 played as 7
     script.stable(wrong, dice)
     script.stable(wrong)
-    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)  # type: ignore[arg-type]
+    _, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)  # type: ignore[arg-type]
     verdicts = [e for e in events if e.event == "play"]
     assert verdicts[-1].player == "dark" and verdicts[-1].data["legal"] is False
     if mode == "strict":
