@@ -35,6 +35,9 @@ from controller.simulation.timeline import PlayTruth, ThrowTruth, Truth
 
 SLACK = 0.05
 """Seconds an event may precede its truth moment (times are rounded to frames)."""
+RETHROW_SEEN = 1.0
+"""Seconds after a rethrow comes to rest within which the referee sees it (the
+stabiliser's hold and a frame or two): a void throw recognised only then is caught."""
 DECIDE_WINDOW = 3.0
 """Seconds after the dice come to rest or are picked up within which the roll or the
 play must be announced to count (later than that, the players have moved on)."""
@@ -233,7 +236,9 @@ def score(truth: Truth, events: list[dict[str, Any]],
     for throw in truth.throws:
         later = [t for t in settles if t > throw.t_settled]
         until = min(later[0] if later else truth.duration, throw.t_settled + 12.0)
-        _score_throw(throw, until, seed, events, tally, find, used, problem)
+        after = next((t for t in truth.throws if later and t.t_settled == later[0]), None)
+        rethrown = after is not None and after.player == throw.player
+        _score_throw(throw, until, seed, events, tally, find, used, problem, rethrown=rethrown)
         if throw.void is None and not throw.opening:
             _count_dice(throw, frames, tally)
     for game in truth.games:
@@ -372,8 +377,16 @@ def _score_play(play: PlayTruth, truth: Truth, events: list[dict[str, Any]],
 
 
 def _score_throw(throw: ThrowTruth, until: float, seed: int, events: list[dict[str, Any]],
-                 tally: Tally, find: Any, used: set[int], problem: Any) -> None:
-    """``until``: when the next throw came to rest (no event after it is this throw's)."""
+                 tally: Tally, find: Any, used: set[int], problem: Any,
+                 rethrown: bool = False) -> None:
+    """``until``: when the next throw came to rest (no event after it is this throw's).
+
+    ``rethrown``: the next throw is the same player's.  A void throw is then also
+    caught by a ``reroll`` with its reason made when the rethrow is seen (within
+    :data:`RETHROW_SEEN` of it coming to rest, and before its ``roll``): the referee
+    may only learn that the throw was void from the same player throwing again with
+    nothing moved (a die read cocked on a throw nothing could move with, or a pick-up
+    too quick to settle)."""
     end = min((throw.t_gone or throw.t_settled + 6.0) + 1.0, until)
     if throw.opening:
         if throw.dice[0] == throw.dice[1]:
@@ -395,6 +408,12 @@ def _score_throw(throw: ThrowTruth, until: float, seed: int, events: list[dict[s
     if throw.void is not None:
         tally.void_planted[throw.void] += 1
         i = find(("reroll",), throw.player, throw.t_settled, end)
+        if i is None and rethrown:
+            rolled = next((e["t"] for e in events if e["event"] == "roll"
+                           and e.get("player") == throw.player and e["t"] >= until - SLACK),
+                          until + RETHROW_SEEN)
+            i = find(("reroll",), throw.player, throw.t_settled,
+                     min(rolled, until + RETHROW_SEEN), reason=throw.void)
         if i is None:
             problem(throw.t_settled, f"void throw missed ({throw.void})",
                     f"{throw.player} {throw.dice}")

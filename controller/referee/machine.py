@@ -836,10 +836,13 @@ class Referee:
         and the call waits for what the players do, as a referee would watch:
 
         * the dice picked up with the checkers as they were: the throw was
-          void, ``reroll`` (cocked) for the thrower (a warning only when the
-          rethrow is already down: the call is moot; or when nothing could move
-          with the dice as read: a dance is picked up alike, and the next throw
-          tells which it was);
+          void, ``reroll`` (cocked) for the thrower; but when nothing could move
+          with the dice as read a dance is picked up alike, so a warning, and the
+          next throw tells: the same player's, ``reroll`` then (before the rethrow
+          is taken); the opponent's, a dance (recorded);
+        * the same player's throw again, nothing moved, before the board was
+          seen without dice (the pick-up too quick to settle): ``reroll`` (cocked),
+          then the rethrow is judged;
         * the die read flat again where it lies: the throw stands;
         * the checkers played, then the dice picked up: the players took the
           throw as good, and so does the referee; the value of the die read
@@ -858,7 +861,9 @@ class Referee:
                 return self
             state = replace(self, doubt=None, doubted=(), doubt_up=False)
             if seen[0].side == half:
-                out.warn("dice", f"{doubt.detail}: thrown again, so the throw was void")
+                # The same player throws again: the throw read cocked was void, and
+                # is recorded so before the rethrow is taken.
+                state = replace(state._void(doubt, player, (), out), void_by=None)
                 return state._roll(observation, seen, out)
             out.warn("dice", "the throw read with a cocked die was a dance: the opponent "
                              "has thrown")
@@ -897,9 +902,15 @@ class Referee:
             out.warn("dice", f"{doubt.detail}? Nothing could move with "
                              f"{values[0]}-{values[1]}: a dance, or a void throw")
             return replace(self, doubt_up=True)
+        if others and _a_throw(others) and others[0].side == half:
+            # Thrown again by the same player, nothing moved, before the board was seen
+            # without dice (the pick-up under a hand, too short to settle): the players
+            # took the throw as void; recorded so before the rethrow is taken.
+            state = replace(state._void(doubt, player, (), out), void_by=None)
+            return state._roll(observation, others, out)
         if others:
-            # Thrown again before the board was seen without dice: the void is moot.
-            out.warn("dice", f"{doubt.detail}: thrown again")
+            out.warn("dice", f"{doubt.detail}: dice thrown again, not by the thrower into "
+                             "their half")
             return state._roll(observation, others, out)
         # Picked up with nothing moved: the throw was void.
         state = replace(state._void(doubt, player, (), out), void_by=None)
