@@ -6,6 +6,7 @@ import json
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -15,6 +16,7 @@ from vision.dice.faces import Face
 from vision.dice.pips import Pip
 from vision.dice.pose import PoseConfig, assess, calibrated_height, squash
 from vision.dice.sides import grid_angle
+from vision.dice.support import SupportConfig, supported
 from vision.dice.viewpoint import ViewpointConfig, viewpoint
 from vision.errors import ConfigError
 from vision.observation import Corners
@@ -217,3 +219,53 @@ def test_two_rows_of_side_pips_bound_the_band_from_their_spread() -> None:
     assert one.band == pytest.approx((0.83 - 0.5) / 0.75)
     assert both.band == pytest.approx((0.83 - 0.58) / 0.52)
     assert both.pips == 2
+
+
+# -- support: something to lean on ---------------------------------------------------------
+
+def straight_field() -> tuple[FieldMap, float]:
+    """A field seen straight on, 1000 px wide (its depth by the tournament profile), and
+    the die's size (field widths) whose edge is 30 px."""
+    depth = 1000.0 / TOURNAMENT.field_aspect
+    corners = Corners((100.0, 50.0), (1100.0, 50.0), (1100.0, 50.0 + depth), (100.0, 50.0 + depth))
+    return FieldMap.from_corners(corners), 0.03
+
+
+def test_a_die_in_open_space_has_no_support_and_one_by_a_checker_rail_or_bar_has() -> None:
+    field_map, die = straight_field()
+    shape = (int(50 + 1000 / TOURNAMENT.field_aspect) + 60, 1200)
+    empty = np.zeros(shape, np.uint8)
+    middle = (0.25, 0.5)  # a quarter across: the left half's middle, far from the bar
+    assert not supported(middle, die, field_map, TOURNAMENT, empty)
+    assert not supported(middle, die, field_map, TOURNAMENT, None)
+    # the rail: a die 0.6 die edges from the field's left edge or its top edge
+    assert supported((0.6 * die, 0.5), die, field_map, TOURNAMENT, None)
+    assert supported((0.25, 0.6 * die * TOURNAMENT.field_aspect), die, field_map, TOURNAMENT,
+                     None)
+    # the bar's edge
+    left, _ = TOURNAMENT.bar_span
+    assert supported((left - 0.6 * die, 0.5), die, field_map, TOURNAMENT, None)
+    # a checker (radius 1.1 die edges) whose rim is 0.6 die edges from the die's centre,
+    # and the same checker 2 die edges away
+    x, y = field_map.image_point(*middle)
+    for gap, expected in ((0.6, True), (2.0, False)):
+        mask = empty.copy()
+        cv2.circle(mask, (round(x + (gap + 1.1) * 30.0), round(y)), 33, 255, -1)
+        assert supported(middle, die, field_map, TOURNAMENT, mask) is expected
+    with pytest.raises(ConfigError, match="reach"):
+        SupportConfig(reach=0.0)
+
+
+def test_a_slight_squash_calls_a_supported_die_cocked_and_one_in_open_space_flat() -> None:
+    gray = np.full((200, 200), 200, np.uint8)
+    config = PoseConfig()
+    face = face_of(4, 0.0, ratio=0.9)  # pips 0.9 round: pooled with the square, 0.949
+    assert config.fine_squash[3] < squash(face) < config.supported_squash[3]
+    alone = assess(gray, face, 40.0, config, source_die=40.0)
+    leaning = assess(gray, face, 40.0, config, source_die=40.0, supported=True)
+    assert alone.flat
+    assert not leaning.flat and any("squashed" in r for r in leaning.reasons)
+    # a round four is flat with support too
+    assert assess(gray, face_of(4, 0.0), 40.0, config, source_die=40.0, supported=True).flat
+    with pytest.raises(ConfigError, match="supported_squash"):
+        PoseConfig(supported_squash=(0.9, 0.9, 0.9, 0.9, 0.9))  # type: ignore[arg-type]
