@@ -27,6 +27,7 @@ from vision.dice.pips import PipConfig, find_pips
 from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
+from vision.dice.support import supported
 from vision.errors import ImageError
 from vision.observation import Corners, Die
 from vision.profile import BoardProfile
@@ -185,7 +186,9 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     box = _box(field_map, u, v, config.die_size, profile)
     pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
                   field_pixels=field_pixels, camera_height=camera_height,
-                  source_die=math.sqrt(box[2] * box[3]) * scale)
+                  source_die=math.sqrt(box[2] * box[3]) * scale,
+                  supported=supported((u, v), config.die_size, field_map, profile, checker_mask,
+                                      config.pose.support))
     on = False
     if checker_mask is not None:
         if face.value == 1 and _by_a_rim(centre, max(box[2], box[3]), checker_mask,
