@@ -176,12 +176,25 @@ def test_an_early_throw_in_a_race_read_with_the_opponents_checkers_elsewhere_is_
     referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert not _calls(events)
     assert names(events)[-1] == "warning:look"
-    # Light picks up: the play is final and dark's throw is dark's roll.
+    # Light picks up: the play is final; dark's throw was set aside (neither void nor
+    # a roll).  Dark plays it, and light's next throw shows the play: it is inferred.
     script.stable(after, early)
     referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert not _calls(events)
-    assert [(e.event, e.player) for e in events][-2:] == [("play", "light"), ("roll", "dark")]
-    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
+    assert [(e.event, e.player) for e in events][-1:] == [("play", "light")]
+    assert referee.stage is Stage.ROLL and referee.game.turn == DARK
+    dark_turn = after.with_turn(DARK)
+    dark_play = parse_play(dark_turn, "5/1 5/4", 4, 1)
+    played = dark_turn.result_of(dark_play)
+    script.stable(played, early)
+    script.stable(played)
+    script.throw(played, LIGHT, (6, 5), spot=0)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert [(e.event, e.player, e.data.get("dice")) for e in events
+            if e.event in ("roll", "play")][-3:] == [
+        ("roll", "dark", [4, 1]), ("play", "dark", [4, 1]), ("roll", "light", [6, 5])]
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
@@ -218,3 +231,29 @@ def test_a_board_that_parts_from_the_record_for_a_moment_and_returns_leaves_no_l
         assert [(c["event"], c["player"]) for c in _calls(events)] == [
             ("illegal_play", "dark")]
     assert not [e for e in events if e.event == "warning" and e.data.get("resync")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_early_throw_on_a_board_that_cannot_tell_is_set_aside_and_the_rethrow_taken(
+        seating: Seating) -> None:
+    from tests.referee_streams import observe
+
+    script, dark = _to_roll(seating)
+    dice = script.throw(dark, DARK, (6, 2), spot=1)
+    after = dark.result_of(parse_play(dark, "24/18 13/11", 6, 2))
+    # Light throws early; the board is read with a light checker moved (misread).
+    rows = list(after.layout(LIGHT))
+    rows[8] -= 1
+    rows[9] += 1
+    misread = Position(rows, list(after.layout(DARK)), DARK)
+    early = throw((4, 3), half_of(seating, LIGHT), 2)
+    script.observation(observe(misread, seating, (*dice, *early)))
+    script.stable(after, early)  # dark picks up
+    script.stable(after)  # light picks up the early throw
+    script.throw(after.with_turn(LIGHT), LIGHT, (5, 1), spot=0)  # and throws again
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert [(e.event, e.player, e.data.get("dice")) for e in events
+            if e.event in ("roll", "play")][-3:] == [
+        ("roll", "dark", [6, 2]), ("play", "dark", [6, 2]), ("roll", "light", [5, 1])]
+    assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT

@@ -1147,12 +1147,14 @@ class Referee:
         if allowed is None and _a_throw(fresh):
             # The board cannot tell whether an exception applies (a checker unaccounted
             # for, the opponent's checkers read elsewhere than the record has them): a
-            # look, never a call.  Once the mover's dice are up the throw is taken as
-            # the opponent's roll, as under the exceptions.
+            # look, never a call, and the throw is set aside, neither void nor a roll
+            # (taken as the roll, a void early throw picked up and thrown again was
+            # then taken for a wrong-half throw: rendered seed 9 of 960b5e2b053c).
+            # Played on, the opponent's play is inferred at the next throw.
             out.warn("look", f"a throw while {colour_name(mover)}'s dice are still down, "
                              "but the board cannot tell whether the play was forced or a "
                              "bear-off race")
-            return state
+            return replace(state, ignored=(*state.ignored, *fresh))
         if not allowed:
             if not _a_throw(fresh):
                 # One die, or dice strewn over both halves or off the field, while the
