@@ -269,3 +269,21 @@ def test_a_slight_squash_calls_a_supported_die_cocked_and_one_in_open_space_flat
     assert assess(gray, face_of(4, 0.0), 40.0, config, source_die=40.0, supported=True).flat
     with pytest.raises(ConfigError, match="supported_squash"):
         PoseConfig(supported_squash=(0.9, 0.9, 0.9, 0.9, 0.9))  # type: ignore[arg-type]
+
+
+def test_a_one_leaning_shows_a_single_sliver_on_a_side_turned_away() -> None:
+    # a one 40 px wide, the nadir to its right; one sliver on its left side, which
+    # no flat die shows: enough with something to lean on, not in open space
+    gray = np.full((200, 200), 200, np.uint8)
+    one = Face((pip(100.0, 100.0),), "dark", (100.0, 100.0), 0.0, 40.0, 0.0)
+    sliver = Pip(72.0, 100.0, 5.0, 8.0, 3.0, 0.0, 120.0, 230.0)
+    config = PoseConfig()
+    field_pixels = 40.0 / 0.03
+    nadir = (100.0 + 0.3 * field_pixels, 100.0)
+
+    def read(leaning: bool) -> bool:
+        return assess(gray, one, 40.0, config, nadir=nadir, field_pixels=field_pixels,
+                      pips=[sliver], source_die=40.0, supported=leaning).flat
+
+    assert read(False)
+    assert not read(True)

@@ -115,8 +115,11 @@ class PoseConfig:
     fine_away_min_pips: int = 1
     """``away_min_pips`` for dice read at ``fine_die_pixels`` or more, twos to
     sixes: a single sliver on a side no flat die shows is enough once the pips
-    are sharp.  Not for a one: its sides are taken toward whatever blob lies
-    beside it (on renders three flat ones in 300 dice were called cocked so)."""
+    are sharp.  Not for a one in open space: its sides are taken toward
+    whatever blob lies beside it (on renders three flat ones in 300 dice were
+    called cocked so); a one with something to lean on (``supported``) gets it
+    (renders seeds 21-22, tuned styles: 3 more of 142 cocked dice found, no
+    flat one in 105 called cocked with or without support)."""
     fine_skips_body: bool = True
     """Sharp dice are not judged by their body's outline: on 2x renders it found
     3 of 239 cocked dice the other cues missed, and it calls flat dice cocked
@@ -256,8 +259,8 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
                          if supported or (source_die is not None
                                           and source_die >= config.fine_band_pixels)
                          else config.band_margin,
-                         away_min_pips=config.fine_away_min_pips if face.value > 1
-                         else config.away_min_pips)
+                         away_min_pips=config.fine_away_min_pips
+                         if face.value > 1 or supported else config.away_min_pips)
     ratio = face.frontality
     reasons: list[str] = []
     if fine:
