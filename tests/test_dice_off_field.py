@@ -16,6 +16,7 @@ import pytest
 
 from tests.shared_data import shared_file
 from vision.calibration import Calibration
+from vision.camera.base import Still
 from vision.camera.synthetic import SyntheticCamera
 from vision.config import VisionConfig
 from vision.dice.off_field import (
@@ -281,3 +282,33 @@ def test_a_six_at_a_slant_split_by_the_grouping_is_read_whole() -> None:
     assert [d.value for d in whole.dice_off_field] == [6]
     split = replace(config, off_field=OffFieldConfig(whole_layout=False))
     assert BoardReader(split, calibration).read(frame).dice_off_field == ()
+
+
+def test_a_die_off_the_field_read_from_a_still_at_a_slant_is_kept() -> None:
+    """Rendered game seed 24 (bench/referee_accuracy.py) at 96.1 s: a three just past
+    the bottom edge measured 1.5 dice in the 2x still (a corner pip merged with the
+    die's edge); the still's reading replaced the frame's and the void throw was
+    missed."""
+    from bench.streams.evaluate import direction_of
+    from controller.simulation.director import Director
+
+    director = Director(24, direction_of(24))
+    moments = director.run()[0]
+    t, shot = 0.0, None
+    for moment in moments:
+        if abs(t - 96.1) < 0.05:
+            shot = moment.shot
+            break
+        t += max(1, round(moment.duration * 10)) / 10
+    assert shot is not None and [d.value for d in shot.dice] == [2, 3]
+    scene = director.table.scene(shot)
+    frame, truth = render(scene)
+    big = render(scene, (2 * frame.shape[1], 2 * frame.shape[0]))[0]
+    assert truth.observation.corners is not None
+    size = (frame.shape[1], frame.shape[0])
+    calibration = Calibration(truth.observation.corners, "manual", size, profile=scene.profile)
+    still = Still(big, (0, 0, *size), (2.0, 2.0), 0.0)
+    read = BoardReader(VisionConfig(), calibration).read(frame, still=still)
+    assert [d.value for d in read.dice_off_field] == [3]
+    strict = VisionConfig(off_field=OffFieldConfig(size_tolerance=0.5))
+    assert BoardReader(strict, calibration).read(frame, still=still).dice_off_field == ()
