@@ -702,6 +702,15 @@ class Referee:
             stale, rest = self._glimpse_lying(seen)
             if _a_throw(rest) and rest[0].side == opponent_half:
                 return self._after_glimpse(observation, stale, rest, out)
+        if self.parted is not None and {d.side for d in seen} >= {"left", "right"} and \
+                self._board_moved(observation):
+            # The checkers moved unseen since the last play (a throw missed and played):
+            # a die of that play may still lie beside the next throw, one die of each
+            # missed (rendered seed 83 of 960b5e2b053c: the mover's 6 and the opponent's
+            # early 4 taken for a split throw).  No ground for a wrong-half call.
+            out.warn("look", "dice in both halves while the checkers have moved unseen "
+                             "since the last play")
+            return state
         if all(d.side == opponent_half for d in seen) and not self._board_readable(observation):
             # The opponent's throw, or a wrong half, on a board the referee cannot
             # account for: out of step is no ground for a call (etiquette 5).
@@ -771,11 +780,10 @@ class Referee:
           the opponent's throw is early (``reroll``, unless the play was forced
           or both players are bearing off).  No roll or several: out of step,
           the game goes on from the board (a resync), the throw the opponent's.
-        * Nothing moved and the die seen is gone: a dance, when some roll with
-          the die seen is one: the one dancing roll is recorded (inferred),
-          several are a resync.  When none is, the throw seen in part was void
-          at the table (a die off the field missed) and this is the thrower's
-          throw again, judged as usual (``wrong_half``).
+        * Nothing moved and the die seen is gone: a dance when exactly one roll
+          with the die seen is one (recorded, inferred); otherwise a resync (the
+          die's value may be misread, or the throw was void at the table and is
+          thrown again into the wrong half: not a call on a guess).
         * Nothing moved and the die still lies there: a ``dice`` warning.
         """
         game = self.game
@@ -811,14 +819,15 @@ class Referee:
             out.warn("dice", f"dice in {colour_name(opponent)}'s half while "
                              f"{colour_name(player)}'s throw still lies there")
             return self
-        if not any(not game.position.legal_positions(*roll)
-                   for roll in rolls_with(self.glimpsed)):
-            # No dance: the throw seen in part was voided at the table (a die off the
-            # field not seen), and this is the thrower's throw again, judged as such.
-            return replace(self, glimpsed=())._roll(observation, rest, out)
         dances = [roll for roll in rolls_with(self.glimpsed)
                   if not game.position.legal_positions(*roll)]
-        if len(dances) > 1:
+        if len(dances) != 1:
+            # Several dancing rolls; or none with the die as seen (its value misread:
+            # rendered seed 82 of 960b5e2b053c, a 4 of a dancing 4-4 read as a 6, and a
+            # wrong_half call followed; or the throw void at the table and thrown again
+            # into the wrong half): the dice say whose throw it is.  Out of step, a
+            # resync; a thrower's throw picked up again and thrown into their own half
+            # resyncs back to them.
             state = self._resync(observation, opponent, out)
             return state._throw(opponent, rest, out, observation)
         session = self.session.apply(Roll(player, dances[0]))
