@@ -22,13 +22,14 @@ WHITE = (250, 250, 250)
 BLACK = (40, 40, 40)
 
 
-def _board(odd: tuple[int, int, int] = BLACK) -> np.ndarray:
-    """A rectified field: blue, with white points of even index and points of colour
-    ``odd`` of odd index (as the profile draws them)."""
+def _board(odd: tuple[int, int, int] = BLACK,
+           field: tuple[int, int, int] = FIELD) -> np.ndarray:
+    """A rectified field of colour ``field``, with white points of even index and points
+    of colour ``odd`` of odd index (as the profile draws them)."""
     w, h = TOURNAMENT.rectified_size(WIDTH)
     labels = surfaces(TOURNAMENT, w, h, 0, 0.96)
     board = np.empty((h, w, 3), dtype=np.uint8)
-    board[:] = FIELD
+    board[:] = field
     board[(labels == 1) | (labels == 3)] = WHITE
     board[(labels == 2) | (labels == 4)] = odd
     board[labels == -1] = (30, 30, 30)
@@ -105,6 +106,23 @@ def test_white_checkers_with_no_rim_on_a_white_point_are_found_by_their_silhouet
     assert counted.points[15] == Counts(0, 3)
     plain = CheckerConfig(slots=SlotConfig(silhouette=False))
     assert read_checkers(board, TOURNAMENT, config=plain).points[12].light < 3
+
+
+def test_white_checkers_on_a_white_point_show_by_colour_on_a_pale_wood_field() -> None:
+    """The same three white checkers with no rim on a white point (12), the field a pale
+    wood (a light wood under glare) whose grey is within 20 levels of the checkers':
+    the grey tells nothing, the colour does (the wood is yellow, the checkers are not).
+    Found with ``SlotConfig.silhouette_chroma``; the grey alone read fewer (tune seed
+    41, scene 66: three read as one)."""
+    board = _board(field=(170, 232, 248))
+    for k in range(3):
+        _checker(board, _slot(12, k), WHITE, None)
+        _checker(board, _slot(15, k), BLACK, (110, 110, 110))
+    counted = read_checkers(board, TOURNAMENT)
+    assert counted.points[12] == Counts(3, 0)
+    assert counted.points[15] == Counts(0, 3)
+    grey = CheckerConfig(slots=SlotConfig(silhouette_chroma=0.0))
+    assert read_checkers(board, TOURNAMENT, config=grey).points[12].light < 3
 
 
 def test_a_die_beside_a_point_is_no_silhouette() -> None:

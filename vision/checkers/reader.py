@@ -51,7 +51,8 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     height, width = field_image.shape[:2]
     radius = expected_radius(profile, width)
     circles += find_bar_circles(edges, circles, profile, radius, config.detect, config.bar)
-    circles += find_slot_circles(edges, circles, profile, radius, config.detect, config.slots)
+    circles += find_slot_circles(edges, circles, profile, radius, config.detect, config.slots,
+                                 field_image)
     lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)

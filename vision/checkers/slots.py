@@ -78,6 +78,15 @@ class SlotConfig:
     silhouette_same: float = 25.0
     """Most difference (grey levels) of the disc's field pixels from its pixels on the
     point: one checker covers both (an empty slot shows the field and the point)."""
+    silhouette_chroma: float = 15.0
+    """Or: least difference in colour (Lab a, b) of the disc's field pixels from the
+    field beside it, with the grey alike.  A white checker on a white point under glare
+    that lifts a blue or wood field to the checker's grey still differs in colour (by
+    17-25 on the tune renders, tune seed 41, scenes 66 and 143); a shadow darkens the
+    field but leaves its colour (0 switches the colour test off)."""
+    silhouette_chroma_same: float = 8.0
+    """Most difference in colour (Lab a, b) of the disc's field pixels from its pixels on
+    the point, for the colour test."""
     silhouette_pixels: int = 6
     """Least field pixels in the disc on each side of the point (and in the ring) to judge
     by: where the point is narrower than a checker.  The first slot shows none, the second
@@ -89,8 +98,10 @@ class SlotConfig:
 
 def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfile,
                       radius: float, detect: DetectConfig,
-                      config: SlotConfig | None = None) -> list[Circle]:
-    """Circles on the points' slots that the general search missed."""
+                      config: SlotConfig | None = None,
+                      field_image: npt.NDArray[np.uint8] | None = None) -> list[Circle]:
+    """Circles on the points' slots that the general search missed; ``field_image`` (the
+    rectified field, BGR) lets the silhouette test compare colours too."""
     config = config or SlotConfig()
     if not config.enabled:
         return []
@@ -108,12 +119,14 @@ def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfi
             if not new:
                 break
     if config.silhouette:
-        found += _silhouettes(edges.blurred, circles + found, profile, radius, config)
+        found += _silhouettes(edges.blurred, circles + found, profile, radius, config,
+                              field_image)
     return found
 
 
 def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: BoardProfile,
-                 radius: float, config: SlotConfig) -> list[Circle]:
+                 radius: float, config: SlotConfig,
+                 colour: npt.NDArray[np.uint8] | None = None) -> list[Circle]:
     """Checkers on the slots of a point that show no rim but cover the field.
 
     Past the first slot a point is narrower than a checker, so a checker on
@@ -122,9 +135,10 @@ def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: Bo
     like the disc's pixels on the point (one checker covers both).  An empty
     slot shows the field there, as beside it.  Slots are taken from the rail
     outwards; past the second, one needs a checker on the slot before it (a
-    stack runs without a gap).  Only grey is compared: a checker with no rim
-    on its point (white on white, black on black) differs from the field in
-    grey, or it shows its rim against the field and was found already.
+    stack runs without a gap).  Grey is compared, and colour (with
+    ``colour``, the field in BGR): a checker with no rim on its point (white
+    on white, black on black) differs from the field in grey, or in colour
+    where glare lifted the field to its grey.
 
     The pixels of every slot are fixed by the profile and the image's size
     (:func:`_slot_pixels`); the first two slots of every point are screened
@@ -134,10 +148,11 @@ def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: Bo
     taken = np.zeros((height, width), dtype=np.uint8)
     for c in circles:
         cv2.circle(taken, (round(c.x), round(c.y)), round(c.radius * 1.05), 1, -1)
-    grey = gray.ravel()
+    grey = _Pixels(gray.ravel(), None if colour is None or config.silhouette_chroma <= 0.0
+                   else colour.reshape(-1, 3))
     flat = taken.ravel()  # a view: checkers found below mark it too
     screened = _screen(grey, flat, places, config)
-    centres = np.array([place.centre for row in places.slots for place in row])
+    centres = places.centres
     known = np.array([(c.x, c.y) for c in circles]) if circles else np.zeros((0, 2))
     d2 = ((centres[:, None, :] - known[None, :, :]) ** 2).sum(axis=2)
     near = (d2 < (config.clear * radius) ** 2).any(axis=1).reshape(len(places.slots), -1)
@@ -178,7 +193,9 @@ class _Places:
     screen: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.intp],
                   npt.NDArray[np.intp]]
     """The disc's and the ring's field pixels of the first two slots of every point, one
-    after another, and where each slot's run starts (for :func:`_screen`)."""
+    after another, and the slot each belongs to (for :func:`_screen`)."""
+    centres: npt.NDArray[np.float64]
+    """Every slot's centre, point by point (as ``slots``)."""
 
 
 @lru_cache(maxsize=8)
@@ -214,62 +231,111 @@ def _slot_pixels(profile: BoardProfile, width: int, height: int, radius: float,
         rows.append(tuple(row))
     first = [place for row in rows for place in row[:2]]
     discs = [np.concatenate(place.sides) for place in first]
-    return _Places(tuple(rows), (np.concatenate(discs),
-                                 np.cumsum([0] + [len(d) for d in discs[:-1]]).astype(np.intp),
-                                 np.concatenate([place.ring for place in first]),
-                                 np.cumsum([0] + [len(p.ring) for p in first[:-1]]
-                                           ).astype(np.intp)))
+    return _Places(tuple(rows),
+                   (np.concatenate(discs),
+                    np.repeat(np.arange(len(first)), [len(d) for d in discs]).astype(np.intp),
+                    np.concatenate([place.ring for place in first]),
+                    np.repeat(np.arange(len(first)), [len(p.ring) for p in first]
+                              ).astype(np.intp)),
+                   np.array([place.centre for row in rows for place in row]))
 
 
-def _screen(grey: npt.NDArray[np.uint8], taken: npt.NDArray[np.uint8], places: _Places,
+@dataclass(frozen=True, slots=True)
+class _Pixels:
+    """The field's pixels, flat: grey, and BGR when colours are compared too."""
+
+    grey: npt.NDArray[np.uint8]
+    bgr: npt.NDArray[np.uint8] | None
+
+    def chroma(self, index: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """Rows of Lab (a, b) at ``index`` (needs ``bgr``)."""
+        if self.bgr is None or not len(index):
+            return np.full((len(index), 2), 128.0)
+        lab = cv2.cvtColor(self.bgr[index].reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)
+        return np.asarray(lab.reshape(-1, 3)[:, 1:], dtype=np.float64)
+
+
+def _screen(pixels: _Pixels, taken: npt.NDArray[np.uint8], places: _Places,
             config: SlotConfig) -> list[list[bool]]:
     """Per point, whether each of its first two slots may hold a silhouette: the mean grey
-    of the disc's free field pixels and the ring's differ by at least half the contrast
-    (the full test asks the medians for the whole contrast, on both sides); ``taken``
-    marks the pixels of the checkers found (flat, as ``grey``)."""
-    disc, disc_start, ring, ring_start = places.screen
+    (or colour) of the disc's free field pixels and the ring's differ by at least half
+    the contrast (the full test asks the medians for the whole contrast, on both sides);
+    ``taken`` marks the pixels of the checkers found (flat, as the pixels)."""
+    disc, disc_slot, ring, ring_slot = places.screen
+    slots = 2 * len(places.slots)
 
-    def means(index: npt.NDArray[np.intp], start: npt.NDArray[np.intp]
-              ) -> npt.NDArray[np.float64]:
-        use = taken[index] == 0
-        values = np.where(use, grey[index], 0).astype(np.float32)
-        total = np.add.reduceat(values, start) if len(index) else np.zeros(len(start))
-        count = np.add.reduceat(use.astype(np.float32), start) if len(index) \
-            else np.zeros(len(start))
-        return np.where(count >= config.silhouette_pixels, total / np.maximum(count, 1.0),
-                        np.nan)
+    def means(index: npt.NDArray[np.intp], slot: npt.NDArray[np.intp], least: float,
+              colour: bool) -> npt.NDArray[np.float64]:
+        """Per slot: the mean grey, or the (a, b) of the mean colour (NaN for fewer than
+        ``least`` free pixels)."""
+        use = (taken[index] == 0).astype(np.float64)
+        count = np.bincount(slot, use, slots)
+        enough = count >= least
+        count = np.maximum(count, 1.0)
+        if not colour:
+            grey = np.bincount(slot, pixels.grey[index] * use, slots) / count
+            return np.where(enough, grey, np.nan)[:, None]
+        assert pixels.bgr is not None
+        bgr = pixels.bgr[index]
+        mean = np.column_stack([np.bincount(slot, bgr[:, c] * use, slots) / count
+                                for c in range(3)]) / 255.0
+        lab = cv2.cvtColor(mean.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)
+        return np.where(enough[:, None], lab.reshape(-1, 3)[:, 1:], np.nan)
 
-    gap = np.abs(means(disc, disc_start) - means(ring, ring_start))
-    passed = np.where(np.isnan(gap), 0.0, gap) >= config.silhouette_contrast / 2.0
+    def gap(colour: bool, step: int) -> npt.NDArray[np.float64]:
+        least = config.silhouette_pixels / step
+        diff = (means(disc[::step], disc_slot[::step], least, colour)
+                - means(ring[::step], ring_slot[::step], least, colour))
+        distance = np.hypot(diff[:, 0], diff[:, 1]) if colour else np.abs(diff[:, 0])
+        return np.where(np.isnan(distance), 0.0, distance)
+
+    passed = gap(False, 1) >= config.silhouette_contrast / 2.0
+    if pixels.bgr is not None:
+        # Every third pixel: a mean colour needs few, and colours cost three channels.
+        passed |= gap(True, 3) >= config.silhouette_chroma / 2.0
     return [list(passed[2 * i:2 * i + 2]) for i in range(len(places.slots))]
 
 
-def _covered(grey: npt.NDArray[np.uint8], taken: npt.NDArray[np.uint8], place: _Place,
+def _covered(pixels: _Pixels, taken: npt.NDArray[np.uint8], place: _Place,
              config: SlotConfig) -> bool:
     """Whether a checker covers the slot by its silhouette (see :func:`_silhouettes`);
-    ``taken`` marks the pixels of the checkers found (flat, as ``grey``)."""
+    ``taken`` marks the pixels of the checkers found (flat, as the pixels).  Colours are
+    only read where grey does not tell."""
 
-    def values(index: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
-        return np.asarray(grey[index[taken[index] == 0]], dtype=np.float64)
+    def free(index: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        return np.asarray(index[taken[index] == 0], dtype=np.intp)
 
-    field_out = values(place.ring)
-    on_point = values(place.on_point)
-    if min(len(field_out), len(on_point)) < config.silhouette_pixels:
+    ring, on_point = free(place.ring), free(place.on_point)
+    if min(len(ring), len(on_point)) < config.silhouette_pixels:
         return False
-    outside = float(np.median(field_out))
-    point = float(np.median(on_point))
+    outside = float(np.median(pixels.grey[ring]))
+    point = float(np.median(pixels.grey[on_point]))
+    colours: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None
     for side in place.sides:
         # A checker straddles its point: the field on both sides shows it (a die, a third
         # of its size, lies on one side).
-        field_in = values(side)
-        if len(field_in) < config.silhouette_pixels:
+        field = free(side)
+        if len(field) < config.silhouette_pixels:
             return False
-        inside = float(np.median(field_in))
-        if abs(inside - outside) < config.silhouette_contrast:
+        grey = pixels.grey[field].astype(np.float64)
+        inside = float(np.median(grey))
+        if abs(point - inside) > config.silhouette_same:
             return False
-        differ = np.abs(field_in - outside) >= config.silhouette_contrast / 2.0
-        if float(differ.mean()) < config.silhouette_share or abs(point - inside) \
-                > config.silhouette_same:
+        if abs(inside - outside) >= config.silhouette_contrast and float(
+                (np.abs(grey - outside) >= config.silhouette_contrast / 2.0).mean()
+        ) >= config.silhouette_share:
+            continue
+        if pixels.bgr is None:
+            return False
+        if colours is None:
+            colours = (np.median(pixels.chroma(ring), axis=0),
+                       np.median(pixels.chroma(on_point), axis=0))
+        chroma = pixels.chroma(field)
+        mid = np.median(chroma, axis=0)
+        if float(np.hypot(*(mid - colours[0]))) < config.silhouette_chroma \
+                or float(np.hypot(*(mid - colours[1]))) > config.silhouette_chroma_same \
+                or float((np.hypot(*(chroma - colours[0]).T)
+                          >= config.silhouette_chroma / 2.0).mean()) < config.silhouette_share:
             return False
     return True
 
