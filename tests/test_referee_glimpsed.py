@@ -284,3 +284,43 @@ def test_an_early_throw_on_a_board_that_cannot_tell_is_set_aside_and_the_rethrow
             if e.event in ("roll", "play")][-3:] == [
         ("roll", "dark", [6, 2]), ("play", "dark", [6, 2]), ("roll", "light", [5, 1])]
     assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_checker_seen_borne_off_then_read_back_on_the_board_is_no_call(
+        seating: Seating) -> None:
+    from tests.referee_streams import shifted
+    from tests.test_referee_etiquette import RACE, _set
+
+    script = _set(seating, RACE)
+    dice = script.throw(RACE, LIGHT, (2, 1))
+    play = parse_play(RACE, "2/off 1/off", 2, 1)
+    after = RACE.result_of(play)
+    script.stable(after, dice)  # the tray shows both checkers borne off
+    # At the pick-up the tray is read a checker short and the 1-point one too many
+    # (rendered seed 93): the board of a die left unplayed, but a misreading.
+    script.stable(shifted(RACE, "2/off"))
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look"
+    # Dark throws: the board one checker off the one legal play is that play.
+    script.throw(after.with_turn(DARK), DARK, (4, 3), spot=2)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert [(e.event, e.player) for e in events if e.event in ("roll", "play")][-2:] == [
+        ("play", "light"), ("roll", "dark")]
+    assert [e for e in events if e.event == "play"][-1].data["move"] == str(play)
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_left_unplayed_in_a_bear_off_is_still_called(seating: Seating) -> None:
+    from tests.referee_streams import shifted
+    from tests.test_referee_etiquette import RACE, _set
+
+    script = _set(seating, RACE)
+    dice = script.throw(RACE, LIGHT, (2, 1))
+    wrong = shifted(RACE, "2/off")
+    script.stable(wrong, dice)
+    script.stable(wrong)
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert [(c["event"], c["player"]) for c in _calls(events)] == [("illegal_play", "light")]
