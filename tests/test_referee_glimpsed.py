@@ -300,7 +300,7 @@ def test_a_checker_seen_borne_off_then_read_back_on_the_board_is_no_call(
     # At the pick-up the tray is read a checker short and the 1-point one too many
     # (rendered seed 93): the board of a die left unplayed, but a misreading.
     script.stable(shifted(RACE, "2/off"))
-    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert not _calls(events)
     assert names(events)[-1] == "warning:look"
     # Dark throws: the board one checker off the one legal play is that play.
@@ -310,6 +310,7 @@ def test_a_checker_seen_borne_off_then_read_back_on_the_board_is_no_call(
     assert [(e.event, e.player) for e in events if e.event in ("roll", "play")][-2:] == [
         ("play", "light"), ("roll", "dark")]
     assert [e for e in events if e.event == "play"][-1].data["move"] == str(play)
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
