@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/checker_accuracy.py [--n 60] [--seed 1]
                                                [--split all|tune|held-out] [--errors]
-                                               [--known-totals]
+                                               [--known-totals] [--cache DIR]
+                                               [--misses DIR]
 
 Each render (:mod:`vision.synth`, no hands) is rectified with its true field
 corners at width 640 and read by :func:`vision.checkers.read_checkers`; the
@@ -25,6 +26,11 @@ none), a table per board style and per checker style, the time per frame
 (CPU time of the checker stage alone on one thread, median and 90th
 percentile: other work on the machine does not inflate it) and the real frames.
 ``--errors`` lists every wrong point.
+
+``--misses DIR`` writes every wrong board's rectified field to ``DIR`` (PNG, named by
+split, seed and scene), each checker found drawn with the colour it was counted as
+(green: seen, magenta: inferred under a layer) and the wrong points' truth and
+reading written below: the miss list to group by cause before fixing anything.
 
 ``--cache DIR`` keeps each scene's rectified field, tray image and truth in
 ``DIR`` (PNG, lossless) and reads them back on the next run with the same
@@ -58,6 +64,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
 from vision.checkers.totals import consistent_off
 from vision.checkers.tray import TrayConfig, read_tray, tray_image
@@ -148,8 +155,33 @@ def scene_images(scene: Scene, key: str, cache: Path | None
     return field, tray, obs
 
 
+def save_miss(path: Path, field: np.ndarray, result: CheckerCount, obs: Observation) -> None:
+    """The field with the checkers found drawn on it and the wrong points written below."""
+    image = field.copy()
+    for placed in result.placed:
+        c = placed.circle
+        centre = (round(c.x), round(c.y))
+        cv2.circle(image, centre, round(c.radius), (0, 255, 0) if placed.seen else (255, 0, 255))
+        cv2.putText(image, "L" if placed.light else "D", (centre[0] - 4, centre[1] + 4),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.35, (0, 255, 255), 1)
+    wrong = [f"p{i} T{w.light}L{w.dark}D R{g.light}L{g.dark}D"
+             for i, (w, g) in enumerate(zip(obs.points, result.points, strict=True)) if w != g]
+    if result.bar != obs.bar:
+        wrong.append(f"bar T{obs.bar.light}L{obs.bar.dark}D R{result.bar.light}L"
+                     f"{result.bar.dark}D")
+    lines = [", ".join(wrong[k:k + 4]) for k in range(0, len(wrong), 4)] or ["(no point wrong)"]
+    canvas = np.zeros((image.shape[0] + 18 * len(lines) + 4, image.shape[1], 3), np.uint8)
+    canvas[:image.shape[0]] = image
+    for k, line in enumerate(lines):
+        cv2.putText(canvas, line, (2, image.shape[0] + 15 + 18 * k), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.4, (255, 255, 255), 1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), canvas):
+        raise RuntimeError(f"cannot write {path}")
+
+
 def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool,
-            cache: Path | None = None) -> None:
+            cache: Path | None = None, misses: Path | None = None) -> None:
     rng = np.random.default_rng(seed)
     stats: dict[str, int] = defaultdict(int)
     kinds: dict[str, int] = defaultdict(int)
@@ -190,6 +222,8 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
                   f"truth {obs.bar.light}L {obs.bar.dark}D, read {result.bar.light}L "
                   f"{result.bar.dark}D")
         board_right = right == 24 and bar_right
+        if misses is not None and not board_right:
+            save_miss(misses / f"{split}-{seed}-{k}.png", field, result, obs)
         stats["wrong, totals right"] += not board_right and read_totals == on_board
         stats["points"] += right
         stats["bar"] += bar_right
@@ -273,11 +307,14 @@ def main() -> None:
                         help="pass the true number of checkers on the board per colour")
     parser.add_argument("--cache", type=Path, default=None,
                         help="keep the rendered scenes in this directory and reuse them")
+    parser.add_argument("--misses", type=Path, default=None,
+                        help="write every wrong board's field, annotated, to this directory")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     real_frames()
     if not args.real_only:
-        renders(args.n, args.seed, args.split, args.errors, args.known_totals, args.cache)
+        renders(args.n, args.seed, args.split, args.errors, args.known_totals, args.cache,
+                args.misses)
 
 
 if __name__ == "__main__":
