@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from vision.dice.board import BoardDiceConfig, read_board_dice
+from vision.dice.checker import between_checkers
 from vision.dice.detect import find_dice
 from vision.dice.faces import FaceConfig, find_faces
 from vision.dice.pips import Pip
@@ -122,5 +123,30 @@ def live_read(seed: int) -> tuple[list[tuple[int, tuple[float, float]]], list[in
     (21_000_121, "a black two cocked 23 degrees: its side's pips joined it"),
 ])
 def test_rendered_dice_missed_before_are_read(seed: int, why: str) -> None:
+    expected, read = live_read(seed)
+    assert read == [value for value, _ in expected], why
+
+
+def test_the_board_between_two_checkers_is_no_one() -> None:
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.circle(mask, (100, 70), 29, 255, -1)
+    cv2.circle(mask, (100, 130), 29, 255, -1)  # two checkers of a point, touching
+    die = 20.0
+    assert between_checkers((88.0, 100.0), die, mask)  # in the wedge where they meet
+    assert not between_checkers((60.0, 100.0), die, mask)  # a die beside both
+    assert not between_checkers((100.0, 70.0), die, mask)  # on a checker
+    assert not between_checkers((150.0, 70.0), die, mask)  # beside one
+
+
+def test_the_faint_threshold_lies_below_the_main_one() -> None:
+    config = BoardDiceConfig().propose
+    assert config.faint_response is not None and config.faint_response < config.min_response
+
+
+@pytest.mark.parametrize(("seed", "why"), [
+    (21_000_201, "a red translucent one, its pip responding under 50 grey levels"),
+    (22_000_128, "a red translucent three (and a two cocked 19 degrees)"),
+])
+def test_dim_pips_of_red_translucent_dice_are_proposed(seed: int, why: str) -> None:
     expected, read = live_read(seed)
     assert read == [value for value, _ in expected], why

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.checker import CheckerTestConfig, on_checker
+from vision.dice.checker import CheckerTestConfig, between_checkers, on_checker
 from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig, find_pips
@@ -137,10 +137,14 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
     height = calibrated_height(field_map, (frame.shape[1], frame.shape[0]), profile.field_aspect,
                                config.pose)
-    found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, config.propose,
+    # fainter blobs only for a still: read from the frame, they added hinge screws read
+    # as twos (renders, tuned styles: 3 false dice in 171 frames) for 3 dice found
+    propose = config.propose if hires is not None else replace(config.propose,
+                                                               faint_response=None)
+    found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, propose,
                         checker_mask)
     found: list[BoardDie] = []
-    for window in windows(found_blobs, config.die_size, profile.field_aspect, config.propose):
+    for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
         gray, origin = _window_image(source, source_map, window, (rect_w, rect_h))
         local_nadir = ((nadir[0] - origin[0]) * rect_w, (nadir[1] - origin[1]) * rect_h)
         detect = replace(config.detect, polarities=tuple(
@@ -191,8 +195,10 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                                       config.pose.support))
     on = False
     if checker_mask is not None:
-        if face.value == 1 and _by_a_rim(centre, max(box[2], box[3]), checker_mask,
-                                         config.rim_reach):
+        if face.value == 1 and (
+                _by_a_rim(centre, max(box[2], box[3]), checker_mask, config.rim_reach)
+                or between_checkers(centre, max(box[2], box[3]), checker_mask,
+                                    config.checker)):
             return None
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(face.value, centre, pose.flat, on, profile.half(u), box)

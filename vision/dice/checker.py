@@ -31,6 +31,12 @@ class CheckerTestConfig:
     """Least fraction of the ring that must be checker."""
     inside: float = 0.85
     """With circles: the die's centre within this fraction of a radius."""
+    gap_reach: float = 0.45
+    """A lone pip off the checkers with checker this many die edges from it on two
+    opposite sides is the board showing between two checkers, not a one: a die
+    cannot lie there (its centre stays at least 0.7 die edges from two checkers it
+    touches both of); renders: the wedges where two checkers of a point meet, lit,
+    read as ones once the quick look also proposed fainter blobs."""
 
 
 def on_checker(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
@@ -63,3 +69,23 @@ def on_checker_circles(center: Pixel, circles: Iterable[tuple[float, float, floa
                        config: CheckerTestConfig = CheckerTestConfig()) -> bool:
     """True when the die's centre lies well inside a checker circle (x, y, r)."""
     return any(math.dist(center, (x, y)) <= config.inside * r for x, y, r in circles)
+
+
+def between_checkers(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
+                     config: CheckerTestConfig = CheckerTestConfig()) -> bool:
+    """True when ``center`` lies off the checkers with checker on two opposite sides of
+    it, ``config.gap_reach`` die edges away (any of four opposite pairs of eight points)."""
+    if mask.ndim != 2:
+        raise ValueError("the checker mask is a 2-D image (non-zero = checker)")
+    height, width = mask.shape
+
+    def on(x: float, y: float) -> bool:
+        col, row = round(x), round(y)
+        return 0 <= col < width and 0 <= row < height and bool(mask[row, col] != 0)
+
+    if on(*center):
+        return False
+    reach = config.gap_reach * die_size
+    around = [on(center[0] + reach * math.cos(a), center[1] + reach * math.sin(a))
+              for a in np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)]
+    return any(around[i] and around[i + 4] for i in range(4))

@@ -49,6 +49,16 @@ class ProposeConfig:
     min_peak: float = 50.0
     """Grey levels the blob's strongest pixel needs (real pips: 5 % have less than 40,
     median 110; other blobs median 43)."""
+    faint_response: float | None = 35.0
+    """A second, lower threshold of the same responses, None for none: blobs found at it
+    are proposed too when the dice are read from a still (:mod:`.board`; from the frame
+    they added false twos on bar hinges).  The pips of red translucent dice, dim through
+    the body, respond 34-52 grey levels and were not proposed (7 of 11 misses on 250
+    renders of tuned styles); a lower ``min_response`` for all joins the pips of small
+    dice into one blob, which then is no pip, and lost more dice than it found.  30
+    found two more and proposed a false one; windows per render 3.2 -> 4.2."""
+    faint_peak: float = 40.0
+    """The strongest pixel a blob found at ``faint_response`` needs."""
     min_blob_pixels: int = 4
     """Least box area of a blob (pixels of the coarse view): one or two pixels are noise."""
     ring_outer: float = 0.25
@@ -132,23 +142,33 @@ def blobs(frame: Image, field_map: FieldMap, die_size: float, field_margin: floa
     kinds: list[Polarity] = []
     hats: tuple[tuple[Polarity, int], ...] = (("light", cv2.MORPH_TOPHAT),
                                               ("dark", cv2.MORPH_BLACKHAT))
+    levels = [(config.min_response, config.min_peak)]
+    if config.faint_response is not None:
+        levels.append((config.faint_response, config.faint_peak))
     for polarity, operation in hats:
         response = np.asarray(cv2.morphologyEx(view, operation, kernel), dtype=np.uint8)
-        mask = np.asarray(cv2.threshold(response, config.min_response - 0.5, 1,
-                                        cv2.THRESH_BINARY)[1], dtype=np.uint8)
-        boxes = _small_blobs(mask, kernel_size + 1, config.min_blob_pixels)
-        if len(boxes) == 0:
-            continue
-        xs, ys = boxes[:, 0] + boxes[:, 2] // 2, boxes[:, 1] + boxes[:, 3] // 2
-        peak = response[ys, xs].astype(np.float32)
-        strong = peak >= config.min_peak
-        xs, ys, peak, boxes = xs[strong], ys[strong], peak[strong], boxes[strong]
-        if len(xs) == 0:
-            continue
-        radius = np.maximum(boxes[:, 2], boxes[:, 3]) / 2.0
-        even = _even_surround(view, mask, xs, ys, radius, peak, die, reach, config)
-        found.append(np.column_stack([xs[even], ys[even]]).astype(np.float64))
-        kinds.extend([polarity] * int(np.count_nonzero(even)))
+        kept = np.zeros((0, 2), dtype=np.float64)  # blobs of the first threshold
+        for least, peak_least in levels:
+            mask = np.asarray(cv2.threshold(response, least - 0.5, 1,
+                                            cv2.THRESH_BINARY)[1], dtype=np.uint8)
+            boxes = _small_blobs(mask, kernel_size + 1, config.min_blob_pixels)
+            if len(boxes) == 0:
+                continue
+            xs, ys = boxes[:, 0] + boxes[:, 2] // 2, boxes[:, 1] + boxes[:, 3] // 2
+            peak = response[ys, xs].astype(np.float32)
+            strong = peak >= peak_least
+            if len(kept):  # a blob the first threshold kept is not proposed twice
+                apart = np.hypot(xs[:, None] - kept[None, :, 0], ys[:, None] - kept[None, :, 1])
+                strong &= apart.min(axis=1) > 1.5
+            xs, ys, peak, boxes = xs[strong], ys[strong], peak[strong], boxes[strong]
+            if len(xs) == 0:
+                continue
+            radius = np.maximum(boxes[:, 2], boxes[:, 3]) / 2.0
+            even = _even_surround(view, mask, xs, ys, radius, peak, die, reach, config)
+            found.append(np.column_stack([xs[even], ys[even]]).astype(np.float64))
+            if least == config.min_response:
+                kept = found[-1]
+            kinds.extend([polarity] * int(np.count_nonzero(even)))
     if not kinds:
         return []
     camera = np.asarray(cv2.perspectiveTransform(np.concatenate(found).reshape(-1, 1, 2),
