@@ -258,7 +258,7 @@ def test_a_die_in_open_space_has_no_support_and_one_by_a_checker_rail_or_bar_has
 
 def test_a_slight_squash_calls_a_supported_die_cocked_and_one_in_open_space_flat() -> None:
     gray = np.full((200, 200), 200, np.uint8)
-    config = PoseConfig()
+    config = PoseConfig(supported_squash=(0.905, 0.92, 0.92, 0.96, 0.96, 0.905))
     face = face_of(4, 0.0, ratio=0.9)  # pips 0.9 round: pooled with the square, 0.949
     assert config.fine_squash[3] < squash(face) < config.supported_squash[3]
     alone = assess(gray, face, 40.0, config, source_die=40.0)
