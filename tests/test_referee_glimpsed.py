@@ -325,3 +325,28 @@ def test_a_die_left_unplayed_in_a_bear_off_is_still_called(seating: Seating) -> 
     script.stable(wrong)
     _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert [(c["event"], c["player"]) for c in _calls(events)] == [("illegal_play", "light")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_the_next_games_set_up_and_opening_throw_after_an_unseen_end_are_no_call(
+        seating: Seating) -> None:
+    script, _ = _to_roll(seating)
+    # The game's end was missed; the board is set up again and the opening dice thrown.
+    script.stable(Position.initial())
+    script.stable(Position.initial(), (die(3, "left", 1), die(1, "right", 0)))
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look"
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_lone_die_of_the_movers_and_one_of_the_opponents_are_no_split_throw(
+        seating: Seating) -> None:
+    script, dark = _to_roll(seating)
+    six = die(6, half_of(seating, DARK), 1)
+    script.stable(dark, (six,))
+    after = dark.result_of(parse_play(dark, "24/18 13/11", 6, 2))
+    script.stable(after, (six,))
+    script.stable(after, (six, die(3, half_of(seating, LIGHT), 2)))
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)

@@ -702,10 +702,24 @@ class Referee:
         if game.phase is not Phase.ROLL:
             return state
         opponent_half = thrower_half(self.seat(game.turn.opponent))
+        if self._set_up_again(observation):
+            # The board is set up for a new game while the record's game goes on: its
+            # end was missed (rendered seed 101 of 960b5e2b053c: the last play not
+            # seen, then the next game's opening throw called wrong_half).  No call.
+            out.warn("look", "the board is set up for a new game, but the end of this "
+                             "game was not seen")
+            return state
         if self.glimpsed:
             stale, rest = self._glimpse_lying(seen)
             if _a_throw(rest) and rest[0].side == opponent_half:
                 return self._after_glimpse(observation, stale, rest, out)
+            if stale and rest and all(d.side == opponent_half for d in rest):
+                # The thrower's lone die still lies there and one die shows in the
+                # opponent's half (the other missed): the opponent's, no split throw
+                # (rendered seed 102 of 960b5e2b053c).
+                out.warn("dice", f"a die in {colour_name(game.turn.opponent)}'s half while "
+                                 f"{colour_name(game.turn)}'s throw still lies there")
+                return state
         if self.parted is not None and {d.side for d in seen} >= {"left", "right"} and \
                 self._board_moved(observation):
             # The checkers moved unseen since the last play (a throw missed and played):
@@ -757,6 +771,19 @@ class Referee:
                                      "the board as the camera saw it")
         return replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
                        call=None, before_roll=None, resynced=RESYNC_PLAYS, parted=None)
+
+    def _set_up_again(self, observation: Observation) -> bool:
+        """Whether the board shows the starting position while the record's game has
+        left it."""
+        assert self.seating is not None
+        start = Position.initial()
+        if self.game.position.with_turn(start.turn).key == start.key:
+            return False
+        try:
+            board = position_of(read_board(observation), self.seating, start.turn)
+        except BoardReadError:
+            return False
+        return board.key == start.key
 
     def _glimpse_lying(self, seen: tuple[Die, ...]) -> tuple[tuple[Die, ...], tuple[Die, ...]]:
         """ROLL, a throw of the player on turn seen in part (``glimpsed``): the dice seen
