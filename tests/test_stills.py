@@ -77,6 +77,9 @@ def _run(film: Film, stills: DiceStills, camera: SyntheticCamera, n: int) -> lis
     for _ in range(n):
         frame = camera.read()
         out.append(stills.read(frame.image, t=frame.t))
+        # Whichever reading stands (the frame's, the still's carried over), it is this
+        # frame's observation at this frame's time: a stale time runs the stream backwards.
+        assert out[-1].t == frame.t
     return out
 
 

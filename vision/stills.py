@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -100,7 +100,7 @@ class DiceStills:
             elif self._still_dice is not None:
                 # The same dice where they were, the rest of the board may have changed
                 # (checkers moved while the dice lie): the still's reading stands.
-                observation = self.reader.replace_dice(*self._still_dice)
+                observation = replace(self.reader.replace_dice(*self._still_dice), t=t)
         if (self._asked_for is not None or self._quiet < self.config.settle_frames
                 or not seen or observation.occluded or not observation.board_found):
             return observation
@@ -117,7 +117,9 @@ class DiceStills:
         if read is None:
             return observation
         self._still_dice = (read.dice, read.dice_off_field)
-        return read
+        # The reader's latest observation may be from an earlier frame (an unchanged
+        # frame is carried over): the answer is this frame's, at this frame's time.
+        return replace(read, t=t)
 
     def _same(self, dice: tuple[Die, ...], before: tuple[Die, ...]) -> bool:
         """The frame reads the same dice in the same places as when the still was asked
