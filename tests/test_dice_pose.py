@@ -149,7 +149,7 @@ def test_a_small_sharp_die_keeps_the_lenient_band_margin() -> None:
     # flat die's right side may show 0.236 die edges wide (camera 1.3 fields up)
     gray = np.full((200, 200), 200, np.uint8)
     face = face_of(4, 0.0)
-    config = PoseConfig()
+    config = PoseConfig(fine_die_pixels=28.0)
     field_pixels = 40.0 / 0.03
     nadir = (100.0 + 0.3 * field_pixels, 100.0)
     # a sliver 0.84 die edges right of the centre: a band of 0.45, 0.21 too wide
@@ -258,7 +258,8 @@ def test_a_die_in_open_space_has_no_support_and_one_by_a_checker_rail_or_bar_has
 
 def test_a_slight_squash_calls_a_supported_die_cocked_and_one_in_open_space_flat() -> None:
     gray = np.full((200, 200), 200, np.uint8)
-    config = PoseConfig(supported_squash=(0.905, 0.92, 0.92, 0.96, 0.96, 0.905))
+    config = PoseConfig(supported_squash=(0.905, 0.92, 0.92, 0.96, 0.96, 0.905),
+                        use_support=True)
     face = face_of(4, 0.0, ratio=0.9)  # pips 0.9 round: pooled with the square, 0.949
     assert config.fine_squash[3] < squash(face) < config.supported_squash[3]
     alone = assess(gray, face, 40.0, config, source_die=40.0)
@@ -277,7 +278,7 @@ def test_a_one_leaning_shows_a_single_sliver_on_a_side_turned_away() -> None:
     gray = np.full((200, 200), 200, np.uint8)
     one = Face((pip(100.0, 100.0),), "dark", (100.0, 100.0), 0.0, 40.0, 0.0)
     sliver = Pip(72.0, 100.0, 5.0, 8.0, 3.0, 0.0, 120.0, 230.0)
-    config = PoseConfig()
+    config = PoseConfig(use_support=True)
     field_pixels = 40.0 / 0.03
     nadir = (100.0 + 0.3 * field_pixels, 100.0)
 
