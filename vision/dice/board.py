@@ -145,15 +145,9 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                         checker_mask)
     found: list[BoardDie] = []
     for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
-        gray, origin = _window_image(source, source_map, window, (rect_w, rect_h))
-        local_nadir = ((nadir[0] - origin[0]) * rect_w, (nadir[1] - origin[1]) * rect_h)
-        detect = replace(config.detect, polarities=tuple(
-            p for p in config.detect.polarities if p in window.polarities))
-        faces = find_dice(gray, detect, local_nadir, config.die_pixels)
-        if not faces and config.split_offset is not None:
-            detect = replace(detect, pips=replace(detect.pips, split_offset=config.split_offset))
-            faces = find_dice(gray, detect, local_nadir, config.die_pixels)
-        for face in faces:
+        read = read_window(source, source_map, window, (rect_w, rect_h), nadir, config)
+        gray, origin, local_nadir = read.gray, read.origin, read.nadir
+        for face in read.faces:
             u = origin[0] + face.center[0] / rect_w
             v = origin[1] + face.center[1] / rect_h
             if not window.holds(u, v):
@@ -239,6 +233,38 @@ def _row_goes_on_outside(face: Face, shape: tuple[int, ...], origin: tuple[float
     shift = ((origin[0] - wide_origin[0]) * rect_w, (origin[1] - wide_origin[1]) * rect_h)
     pips = find_pips(gray, face.polarity, config.detect.pips)
     return in_row(face, pips, config.detect, shift)
+
+
+@dataclass(frozen=True)
+class WindowRead:
+    """What one proposed window holds, read at the board stage's scale."""
+
+    gray: npt.NDArray[np.uint8]
+    """The window warped upright, grey."""
+    origin: tuple[float, float]
+    """The (u, v) of its top-left pixel."""
+    nadir: tuple[float, float]
+    """The point under the camera in the window's pixels (side faces lie toward it)."""
+    detect: DetectConfig
+    """The detection settings it was read with (the window's polarities)."""
+    faces: list[Face]
+    """The top faces found in it."""
+
+
+def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple[int, int],
+                nadir: tuple[float, float], config: BoardDiceConfig) -> WindowRead:
+    """The faces in one window (the field's and the band's off it are read alike): the
+    window's polarities only, and once more with the split offset when none is found
+    (pips of a die touching a checker merge with its rim at the first offset)."""
+    gray, origin = _window_image(source, source_map, window, size)
+    local_nadir = ((nadir[0] - origin[0]) * size[0], (nadir[1] - origin[1]) * size[1])
+    detect = replace(config.detect, polarities=tuple(
+        p for p in config.detect.polarities if p in window.polarities))
+    faces = find_dice(gray, detect, local_nadir, config.die_pixels)
+    if not faces and config.split_offset is not None:
+        detect = replace(detect, pips=replace(detect.pips, split_offset=config.split_offset))
+        faces = find_dice(gray, detect, local_nadir, config.die_pixels)
+    return WindowRead(gray, origin, local_nadir, detect, faces)
 
 
 def _window_image(source: Image, source_map: FieldMap, window: Window,

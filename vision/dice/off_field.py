@@ -24,13 +24,13 @@ a checker: a die off the field voids the throw whatever its pose).
 """
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.board import BoardDiceConfig, _box, _source, _window_image
-from vision.dice.detect import DetectConfig, clean_face, find_dice
+from vision.dice.board import BoardDiceConfig, _box, _source, read_window
+from vision.dice.detect import DetectConfig, clean_face
 from vision.dice.faces import Face, layout_face
 from vision.dice.pips import find_pips
 from vision.dice.propose import Blob, ProposeConfig, blobs, windows
@@ -216,14 +216,8 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
     nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
     kept: list[tuple[Die, tuple[float, float], int]] = []
     for window in windows(found_blobs, board.die_size, profile.field_aspect, config.propose):
-        gray, origin = _window_image(source, source_map, window, size)
-        local_nadir = ((nadir[0] - origin[0]) * size[0], (nadir[1] - origin[1]) * size[1])
-        detect = replace(board.detect, polarities=tuple(
-            p for p in board.detect.polarities if p in window.polarities))
-        faces = find_dice(gray, detect, local_nadir, board.die_pixels)
-        if not faces and board.split_offset is not None:
-            detect = replace(detect, pips=replace(detect.pips, split_offset=board.split_offset))
-            faces = find_dice(gray, detect, local_nadir, board.die_pixels)
+        read = read_window(source, source_map, window, size, nadir, board)
+        gray, origin, detect, faces = read.gray, read.origin, read.detect, read.faces
         if not faces and config.whole_layout:
             faces = _whole_layout(gray, detect, board, config)
         for face in faces:
