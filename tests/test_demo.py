@@ -34,6 +34,7 @@ from controller.gpio.factory import mock_pin_factory
 from controller.gpio.gestures import ButtonPress, ButtonTiming, seat_gesture
 from controller.gpio.pinmap import LIGHT_NAMES, load_pin_map
 from controller.referee.journal import Journal
+from tests.interrupts import hearing_ctrl_c
 from vision.errors import EndOfStreamError
 
 SEED = 0
@@ -87,8 +88,9 @@ class Run:
     def __init__(self, args: list[str], tmp: Path) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.started = time.monotonic()
-        self.proc = subprocess.Popen([*bgref(), "demo", *args], cwd=tmp, env=env, text=True,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(hearing_ctrl_c([*bgref(), "demo", *args]), cwd=tmp,
+                                     env=env, text=True, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
         self.lines: list[str] = []
         self.kiosk: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._read, daemon=True)

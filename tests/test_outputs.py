@@ -41,6 +41,7 @@ from controller.referee.session import Session
 from controller.referee.settings import RefereeSettings
 from controller.rules.position import Position
 from controller.scoreboard.simulator import SimulatedBoard
+from tests.interrupts import hearing_ctrl_c
 from tests.referee_streams import SEATINGS, Script
 
 START = Position.initial()
@@ -261,9 +262,9 @@ def test_the_live_command_drives_the_outputs_and_survives_their_failures(
     the camera is lost too, and the referee keeps waiting, showing so on the page."""
     env = {**os.environ, "BGREF_KIOSK": "127.0.0.1:0"}  # the service's way of giving it
     process = subprocess.Popen(
-        [sys.executable, "-m", "controller", "referee", "--camera",
+        hearing_ctrl_c([sys.executable, "-m", "controller", "referee", "--camera",
          f"file:{tmp_path / 'unplugged.mp4'}", "--journal", str(tmp_path / "j.sqlite"),
-         "--gpio", "mock", "--scoreboard", str(tmp_path / "no-scoreboard")],
+         "--gpio", "mock", "--scoreboard", str(tmp_path / "no-scoreboard")]),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     errors: queue.SimpleQueue[str] = queue.SimpleQueue()
     reader = threading.Thread(target=_lines, args=(process.stderr, errors), daemon=True)

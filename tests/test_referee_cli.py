@@ -28,6 +28,7 @@ from controller.game.selfplay import selfplay_match
 from controller.records.matfile import parse_mat
 from controller.referee.inputs import input_to_json
 from controller.rules.notation import format_play
+from tests.interrupts import hearing_ctrl_c
 from tests.referee_streams import SEATINGS, colour, script_match
 
 EVENTS = {"game_start", "opening_roll", "roll", "reroll", "play", "illegal_play", "call_upheld",
@@ -428,8 +429,8 @@ def test_what_cannot_run_exits_2_and_says_why(tmp_path: Path) -> None:
 def test_a_lost_camera_is_a_warning_and_the_referee_keeps_waiting(tmp_path: Path) -> None:
     journal = tmp_path / "j.sqlite"
     process = subprocess.Popen(
-        [sys.executable, "-m", "controller", "referee", "--camera",
-         f"file:{tmp_path / 'unplugged.mp4'}", "--journal", str(journal)],
+        hearing_ctrl_c([sys.executable, "-m", "controller", "referee", "--camera",
+         f"file:{tmp_path / 'unplugged.mp4'}", "--journal", str(journal)]),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     try:

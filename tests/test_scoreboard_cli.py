@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from controller.cli import main
 from controller.scoreboard.simulator import SimulatedBoard
+from tests.interrupts import hearing_ctrl_c
 
 
 def test_port_check_against_a_board_on_a_pty(tmp_path: Path) -> None:
@@ -70,7 +71,8 @@ def test_two_processes_simulator_and_port_check(tmp_path: Path) -> None:
     """The user's way: one shell runs the simulator, another checks it."""
     link = tmp_path / "scoreboard"
     simulator = subprocess.Popen(
-        [sys.executable, "-m", "controller", "scoreboard", "--simulate", "--link", str(link)],
+        hearing_ctrl_c([sys.executable, "-m", "controller", "scoreboard", "--simulate",
+                        "--link", str(link)]),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
