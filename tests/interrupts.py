@@ -9,6 +9,8 @@ execs the command (same pid); a ``preexec_fn`` would do it too, but is unsafe
 while the test process runs threads.
 """
 
+import signal
+import subprocess
 import sys
 
 _RESET_AND_EXEC = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
@@ -18,3 +20,15 @@ _RESET_AND_EXEC = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.
 def hearing_ctrl_c(command: list[str]) -> list[str]:
     """``command`` run with SIGINT at its default disposition, whatever the suite's."""
     return [sys.executable, "-c", _RESET_AND_EXEC, *command]
+
+
+def stop_with_ctrl_c(process: "subprocess.Popen[str]", timeout: float = 30) -> tuple[str, str]:
+    """Press Ctrl-C and collect the output; a child that does not stop in ``timeout``
+    seconds is killed (not left running after the suite) and the timeout raised."""
+    process.send_signal(signal.SIGINT)
+    try:
+        return process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise

@@ -11,7 +11,6 @@ import dataclasses
 import json
 import os
 import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -41,7 +40,7 @@ from controller.referee.session import Session
 from controller.referee.settings import RefereeSettings
 from controller.rules.position import Position
 from controller.scoreboard.simulator import SimulatedBoard
-from tests.interrupts import hearing_ctrl_c
+from tests.interrupts import hearing_ctrl_c, stop_with_ctrl_c
 from tests.referee_streams import SEATINGS, Script
 
 START = Position.initial()
@@ -291,8 +290,7 @@ def test_the_live_command_drives_the_outputs_and_survives_their_failures(
         assert "no-scoreboard" in state["outputs"]["scoreboard"]
         assert process.poll() is None  # still refereeing
     finally:
-        process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=30)
+        out, _ = stop_with_ctrl_c(process)
         reader.join(timeout=5)
     while not errors.empty():
         seen.append(errors.get())

@@ -28,7 +28,7 @@ from controller.game.selfplay import selfplay_match
 from controller.records.matfile import parse_mat
 from controller.referee.inputs import input_to_json
 from controller.rules.notation import format_play
-from tests.interrupts import hearing_ctrl_c
+from tests.interrupts import hearing_ctrl_c, stop_with_ctrl_c
 from tests.referee_streams import SEATINGS, colour, script_match
 
 EVENTS = {"game_start", "opening_roll", "roll", "reroll", "play", "illegal_play", "call_upheld",
@@ -448,8 +448,7 @@ def test_a_lost_camera_is_a_warning_and_the_referee_keeps_waiting(tmp_path: Path
         assert f"another referee (pid {process.pid})" in second.stderr
         assert history(journal) == [warning]
     finally:
-        process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
+        _, err = stop_with_ctrl_c(process)
     assert warning["event"] == "warning" and warning["reason"] == "camera_lost"
     assert "unplugged.mp4" in warning["detail"]
     assert "lost" in err

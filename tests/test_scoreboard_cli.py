@@ -2,7 +2,6 @@
 drawing the display, and the errors."""
 
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -12,7 +11,7 @@ from click.testing import CliRunner
 
 from controller.cli import main
 from controller.scoreboard.simulator import SimulatedBoard
-from tests.interrupts import hearing_ctrl_c
+from tests.interrupts import hearing_ctrl_c, stop_with_ctrl_c
 
 
 def test_port_check_against_a_board_on_a_pty(tmp_path: Path) -> None:
@@ -88,8 +87,7 @@ def test_two_processes_simulator_and_port_check(tmp_path: Path) -> None:
         assert "test state acknowledged" in check.stdout
         time.sleep(3.5)  # the message page comes round, then NO LINK
     finally:
-        simulator.send_signal(signal.SIGINT)
-        out, err = simulator.communicate(timeout=30)
+        out, err = stop_with_ctrl_c(simulator)
     assert simulator.returncode == 0, err
     shown = [line for line in out.splitlines() if line.startswith("[")]
     assert "[L.  3d  5P 7 d  2]" in shown
