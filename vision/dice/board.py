@@ -185,8 +185,10 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
                   field_pixels=field_pixels, camera_height=camera_height,
                   source_die=math.sqrt(box[2] * box[3]) * scale,
-                  supported=supported((u, v), config.die_size, field_map, profile, checker_mask,
-                                      config.pose.support))
+                  # looked for only when the pose test uses it (off by default)
+                  supported=config.pose.use_support and supported(
+                      (u, v), config.die_size, field_map, profile, checker_mask,
+                      config.pose.support))
     on = False
     if checker_mask is not None:
         if face.value == 1 and (
