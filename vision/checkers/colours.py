@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.checkers.detect import Circle
+from vision.checkers.medians import row_medians
 
 Image = npt.NDArray[np.uint8]
 Lab = tuple[float, float, float]
@@ -87,16 +88,25 @@ def circle_colours(field: Image, circles: list[Circle], config: ColourConfig | N
         return []
     h, w = field.shape[:2]
     medians = np.zeros((len(circles), 1, 3), dtype=np.uint8)
+    flat = field.reshape(-1, 3)
+    by_radius: dict[float, list[int]] = {}
     for i, circle in enumerate(circles):
-        dx, dy = _ring(round(circle.radius, 1), config.inner, config.outer)
-        xs = round(circle.x) + dx
-        ys = round(circle.y) + dy
+        by_radius.setdefault(round(circle.radius, 1), []).append(i)
+    for size, members in by_radius.items():
+        # The rings of all circles of one size at once: rows of pixels, a median per row
+        # and channel.
+        dx, dy = _ring(size, config.inner, config.outer)
+        xs = np.array([round(circles[i].x) for i in members], dtype=np.int64)[:, None] + dx
+        ys = np.array([round(circles[i].y) for i in members], dtype=np.int64)[:, None] + dy
         inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-        pixels = field[ys[inside], xs[inside]]
-        if len(pixels) == 0:
-            continue
-        lift = lifts[i] if lifts is not None else 0.0
-        medians[i, 0] = np.clip(np.median(pixels, axis=0) - lift, 0.0, 255.0).round()
+        pixels = flat[np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1)]  # rows x n x 3
+        channels = pixels.transpose(0, 2, 1).reshape(3 * len(members), -1)
+        median, count = row_medians(channels, np.repeat(inside, 3, axis=0), 0, 255)
+        lift = np.array([lifts[i] if lifts is not None else 0.0 for i in members])
+        value = np.clip(median.reshape(-1, 3) - lift[:, None], 0.0, 255.0).round()
+        seen = count.reshape(-1, 3)[:, 0] > 0
+        rows = np.array(members)[seen]
+        medians[rows, 0] = value[seen].astype(np.uint8)
     lab = np.asarray(cv2.cvtColor(medians, cv2.COLOR_BGR2LAB), dtype=np.float64)[:, 0]
     return [(float(L), float(a), float(b)) for L, a, b in lab]
 

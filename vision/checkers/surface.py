@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.checkers.detect import Circle
+from vision.checkers.medians import row_medians
 from vision.profile import BoardProfile
 
 Image = npt.NDArray[np.uint8]
@@ -68,7 +69,6 @@ def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile
     height, width = field_image.shape[:2]
     if gray is None:
         gray = np.asarray(cv2.cvtColor(field_image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    grey = gray.astype(np.float32)
     labels = surfaces(profile, width, height, round(config.edge * radius),
                       config.point_base).copy()
     occupied = np.zeros((height, width), dtype=np.uint8)
@@ -76,32 +76,33 @@ def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile
         cv2.circle(occupied, (round(c.x), round(c.y)), round(c.radius * config.clearance), 1, -1)
     labels[occupied > 0] = UNUSED
     medians = _medians(labels[::config.step, ::config.step],
-                       grey[::config.step, ::config.step], config.min_pixels)
+                       gray[::config.step, ::config.step], config.min_pixels)
     dx, dy = _ring(round(radius, 1), config.inner, config.outer)
-    lifts = []
-    for c in circles:
-        xs = round(c.x) + dx
-        ys = round(c.y) + dy
-        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-        k = labels[ys[inside], xs[inside]]
-        values = grey[ys[inside], xs[inside]]
-        usable = (k >= 0) & np.isfinite(medians[np.maximum(k, 0)])
-        unclipped = usable & (values < config.saturated)
-        if int(unclipped.sum()) >= config.min_pixels:
-            usable = unclipped
-        excess = values[usable] - medians[k[usable]]
-        lifts.append(max(float(np.median(excess)), 0.0) if len(excess) >= config.min_pixels
-                     else 0.0)
-    return lifts
+    # Every circle's ring at once (rows): the board surface under each ring pixel, its
+    # grey and its excess over the surface's median; a median per row.
+    xs = np.array([round(c.x) for c in circles], dtype=np.int64)[:, None] + dx[None, :]
+    ys = np.array([round(c.y) for c in circles], dtype=np.int64)[:, None] + dy[None, :]
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    at = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+    k = np.where(inside, labels.ravel()[at], UNUSED)
+    values = gray.ravel()[at].astype(np.int64)
+    median = medians[np.maximum(k, 0)]
+    usable = (k >= 0) & np.isfinite(median)
+    unclipped = usable & (values < config.saturated)
+    usable = np.where((unclipped.sum(axis=1) >= config.min_pixels)[:, None], unclipped, usable)
+    excess = values - np.where(usable, median, 0.0).astype(np.int64)
+    lift, count = row_medians(excess, usable, -255, 255)
+    return [max(float(m), 0.0) if n >= config.min_pixels else 0.0
+            for m, n in zip(lift, count, strict=True)]
 
 
-def _medians(labels: Labels, gray: npt.NDArray[np.float32],
+def _medians(labels: Labels, gray: npt.NDArray[np.uint8],
              min_pixels: int) -> npt.NDArray[np.float32]:
     """The median grey of each surface (NaN for one with too few pixels), from 256-bin
     histograms."""
     surfaces_count = int(labels.max()) + 1
     used = labels >= 0
-    codes = labels[used].astype(np.int64) * 256 + np.clip(gray[used], 0, 255).astype(np.int64)
+    codes = labels[used].astype(np.int64) * 256 + gray[used]
     histograms = np.bincount(codes, minlength=surfaces_count * 256).reshape(-1, 256)
     medians = np.full(surfaces_count, np.nan, dtype=np.float32)
     for k, histogram in enumerate(histograms[:surfaces_count]):
