@@ -8,6 +8,8 @@ from vision.checkers.colours import ColourConfig, circle_colours
 from vision.checkers.detect import Circle
 from vision.checkers.fit import _bilinear
 from vision.checkers.medians import row_medians
+from vision.checkers.rim import EdgeMap, RimConfig
+from vision.checkers.votes import VoteConfig, centre_votes
 
 
 def test_row_medians_equal_numpy_medians_of_each_rows_valid_values() -> None:
@@ -60,3 +62,43 @@ def test_bilinear_samples_do_not_depend_on_the_maps_shape() -> None:
     one_by_one = np.array([_bilinear(plane, np.array([x]), np.array([y]))[0]
                            for x, y in zip(xs.ravel(), ys.ravel(), strict=True)])
     assert np.array_equal(grid.ravel(), one_by_one)
+
+
+def _drawn_field() -> np.ndarray:
+    """A grey field with discs of radius 12, some cut by the border, and noise."""
+    rng = np.random.default_rng(4)
+    gray = np.full((100, 150), 90, dtype=np.uint8)
+    for x, y, shade in ((20, 20, 200), (75, 50, 30), (146, 60, 220), (60, 97, 160),
+                        (2, 3, 10)):
+        cv2.circle(gray, (x, y), 12, shade, -1)
+    noise = rng.integers(-3, 4, size=gray.shape)
+    return np.clip(gray.astype(np.int64) + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_second_threshold_gives_the_codes_of_a_fresh_edge_map() -> None:
+    gray = _drawn_field()
+    edges = EdgeMap.of(gray, 12.0, RimConfig())
+    again = EdgeMap.of(gray, 12.0, RimConfig(gradient=1.2))
+    assert not np.array_equal(edges.codes, again.codes)
+    assert np.array_equal(edges.with_gradient(1.2).codes, again.codes)
+
+
+def test_centre_votes_count_every_vote_inside_the_grid_and_none_outside() -> None:
+    edges = EdgeMap.of(_drawn_field(), 12.0, RimConfig())
+    config = VoteConfig(sigma=0.0001)
+    grid = centre_votes(edges, 12.0, config)
+    # The same votes cast the plain way, the ones off the grid dropped.
+    thin = cv2.Canny(edges.blurred, 16.0, 16.0, L2gradient=True)
+    ys, xs = np.nonzero(thin)
+    keep = edges.magnitude[ys, xs] > 0
+    ys, xs = ys[keep], xs[keep]
+    ux = edges.gx[ys, xs] * (12.0 / edges.magnitude[ys, xs])
+    uy = edges.gy[ys, xs] * (12.0 / edges.magnitude[ys, xs])
+    want = np.zeros(grid.shape)
+    for sign in (1.0, -1.0):
+        cx = ((xs + sign * ux) * 0.5 + 0.5).astype(np.int64)
+        cy = ((ys + sign * uy) * 0.5 + 0.5).astype(np.int64)
+        ok = (cx >= 0) & (cx < grid.shape[1]) & (cy >= 0) & (cy < grid.shape[0])
+        np.add.at(want, (cy[ok], cx[ok]), 1.0)
+    assert want.sum() > 100
+    assert np.allclose(grid, want, atol=1e-3)

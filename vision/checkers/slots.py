@@ -196,6 +196,9 @@ class _Places:
     after another, and the slot each belongs to (for :func:`_screen`)."""
     centres: npt.NDArray[np.float64]
     """Every slot's centre, point by point (as ``slots``)."""
+    both: dict[int, tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]]
+    """``screen``'s discs and rings taken every ``k``-th pixel (the key) and put in one
+    list, and the slot of each pixel, the rings' numbered after the discs'."""
 
 
 @lru_cache(maxsize=8)
@@ -231,13 +234,16 @@ def _slot_pixels(profile: BoardProfile, width: int, height: int, radius: float,
         rows.append(tuple(row))
     first = [place for row in rows for place in row[:2]]
     discs = [np.concatenate(place.sides) for place in first]
-    return _Places(tuple(rows),
-                   (np.concatenate(discs),
-                    np.repeat(np.arange(len(first)), [len(d) for d in discs]).astype(np.intp),
-                    np.concatenate([place.ring for place in first]),
-                    np.repeat(np.arange(len(first)), [len(p.ring) for p in first]
-                              ).astype(np.intp)),
-                   np.array([place.centre for row in rows for place in row]))
+    screen = (np.concatenate(discs),
+              np.repeat(np.arange(len(first)), [len(d) for d in discs]).astype(np.intp),
+              np.concatenate([place.ring for place in first]),
+              np.repeat(np.arange(len(first)), [len(p.ring) for p in first]).astype(np.intp))
+    disc, disc_slot, ring, ring_slot = screen
+    both = {step: (np.concatenate([disc[::step], ring[::step]]),
+                   np.concatenate([disc_slot[::step], ring_slot[::step] + len(first)]))
+            for step in (1, 3)}
+    return _Places(tuple(rows), screen,
+                   np.array([place.centre for row in rows for place in row]), both)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,31 +267,33 @@ def _screen(pixels: _Pixels, taken: npt.NDArray[np.uint8], places: _Places,
     (or colour) of the disc's free field pixels and the ring's differ by at least half
     the contrast (the full test asks the medians for the whole contrast, on both sides);
     ``taken`` marks the pixels of the checkers found (flat, as the pixels)."""
-    disc, disc_slot, ring, ring_slot = places.screen
     slots = 2 * len(places.slots)
 
     def means(index: npt.NDArray[np.intp], slot: npt.NDArray[np.intp], least: float,
               colour: bool) -> npt.NDArray[np.float64]:
-        """Per slot: the mean grey, or the (a, b) of the mean colour (NaN for fewer than
-        ``least`` free pixels)."""
+        """Per slot (the discs' then the rings'): the mean grey, or the (a, b) of the mean
+        colour (NaN for fewer than ``least`` free pixels)."""
+        bins = 2 * slots
         use = (taken[index] == 0).astype(np.float64)
-        count = np.bincount(slot, use, slots)
+        count = np.bincount(slot, use, bins)
         enough = count >= least
         count = np.maximum(count, 1.0)
         if not colour:
-            grey = np.bincount(slot, pixels.grey[index] * use, slots) / count
+            grey = np.bincount(slot, pixels.grey[index] * use, bins) / count
             return np.where(enough, grey, np.nan)[:, None]
         assert pixels.bgr is not None
         bgr = pixels.bgr[index]
-        mean = np.column_stack([np.bincount(slot, bgr[:, c] * use, slots) / count
+        mean = np.column_stack([np.bincount(slot, bgr[:, c] * use, bins) / count
                                 for c in range(3)]) / 255.0
         lab = cv2.cvtColor(mean.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_BGR2LAB)
         return np.where(enough[:, None], lab.reshape(-1, 3)[:, 1:], np.nan)
 
     def gap(colour: bool, step: int) -> npt.NDArray[np.float64]:
-        least = config.silhouette_pixels / step
-        diff = (means(disc[::step], disc_slot[::step], least, colour)
-                - means(ring[::step], ring_slot[::step], least, colour))
+        # The discs' and the rings' pixels in one list, the rings' slots numbered on
+        # after the discs': one gather and one count for both.
+        index, slot = places.both[step]
+        both = means(index, slot, config.silhouette_pixels / step, colour)
+        diff = both[:slots] - both[slots:]
         distance = np.hypot(diff[:, 0], diff[:, 1]) if colour else np.abs(diff[:, 0])
         return np.where(np.isnan(distance), 0.0, distance)
 
