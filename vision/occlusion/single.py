@@ -90,6 +90,13 @@ class OcclusionConfig:
     arms seldom show a checker's full round rim."""
     checker_grow: float = 1.15
     """A detected checker explains its disc out to this many radii (rim and shadow)."""
+    most_per_colour: int = 15
+    """A side has fifteen checkers.  When the checker stage places more of a colour on the
+    field and the bar, some of its discs are no checkers: the silhouette search finds
+    round patches of a sleeve or a palm lying across a point (renders of seed 8: 2 hands
+    of 210 missed that way).  Taken as checkers here, they would explain away the very
+    hand that makes them, so the excess, the discs whose colour fits their colour's
+    median worst, are not explained (see :func:`accountable`)."""
     border_margin: float = 0.02
     """Margin inside the field's edges left out (rail shadows, corner error), in field units."""
     bar_margin: float = 0.03
@@ -156,6 +163,8 @@ class OcclusionConfig:
             raise ConfigError(f"occlusion: width of at least 64 pixels, not {self.width}")
         if self.checker_width <= 0:
             raise ConfigError("occlusion: checker_width must be positive")
+        if self.most_per_colour < 1:
+            raise ConfigError("occlusion: most_per_colour must be at least 1")
         margins = (self.border_margin, self.bar_margin, self.bar_inner_margin)
         if not all(0.0 <= m < 0.2 for m in margins):
             raise ConfigError("occlusion: margins between 0 and 0.2")
@@ -321,15 +330,51 @@ def prepare(frame: Image, field_map: FieldMap, profile: BoardProfile,
     scale = width / measured
     circles = [Circle(p.circle.x * scale, p.circle.y * scale, p.circle.radius * scale)
                for p in checkers.placed]
+    lab = lab8(rect)
+    circles = accountable(circles, [p.light for p in checkers.placed], lab,
+                          config.most_per_colour)
     if own_circles and config.own_circles is not None:
         circles += find_circles(rect, profile, config.own_circles)
     radius = expected_radius(profile, width)
-    lab = lab8(rect)
     geometry = surface_geometry(profile, (width, height), config.appearance)
     where = layout(profile, (width, height), config)
     return Prepared(rect, weighted(lab, config.appearance), geometry.labels, where.area,
                     _discs(circles, (height, width), config.checker_grow),
                     float(np.pi * radius * radius), lab, geometry, where, _skin(rect, config))
+
+
+def accountable(circles: list[Circle], light: list[bool], lab: Image,
+                most: int) -> list[Circle]:
+    """The circles less, for a colour with more than ``most``, the excess that fits that
+    colour worst: the distance of each disc's median Lab (its inner half, clear of the
+    rim and the shadow) from the median of its colour's discs.  A board with too many
+    checkers of a colour holds something that is not a checker, and the disc least like
+    its fellows is the likeliest."""
+    dropped: set[int] = set()
+    for colour in (True, False):
+        members = [i for i, is_light in enumerate(light) if is_light is colour]
+        excess = len(members) - most
+        if excess <= 0:
+            continue
+        medians = np.array([_disc_median(lab, circles[i]) for i in members])
+        distance = np.linalg.norm(medians - np.median(medians, axis=0), axis=1)
+        dropped.update(members[j] for j in np.argsort(-distance, kind="stable")[:excess])
+    return [c for i, c in enumerate(circles) if i not in dropped]
+
+
+def _disc_median(lab: Image, circle: Circle) -> npt.NDArray[np.float64]:
+    height, width = lab.shape[:2]
+    reach = max(1.0, 0.5 * circle.radius)
+    x0, x1 = max(0, math.floor(circle.x - reach)), min(width, math.ceil(circle.x + reach) + 1)
+    y0, y1 = max(0, math.floor(circle.y - reach)), min(height, math.ceil(circle.y + reach) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros(3)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    inside = (xs - circle.x) ** 2 + (ys - circle.y) ** 2 <= reach * reach
+    if not inside.any():
+        return np.zeros(3)
+    return np.asarray(np.median(lab[y0:y1, x0:x1][inside].reshape(-1, lab.shape[2]), axis=0),
+                      dtype=np.float64)
 
 
 def own_discs(prepared: Prepared, regions: Mask | None, profile: BoardProfile,
