@@ -165,8 +165,12 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
             placed.append(Placed(circle, light[i], None))
     stacks: dict[int, tuple[Stack, bool]] = {}
     for point, chain in sorted(members.items()):
+        # Sideways offsets from the point's middle line, towards the nearer side edge.
+        line = profile.point_u(point) * width
+        side = 1.0 if line >= 0.5 * width else -1.0
         stack = read_stack([rail_distance(i, point) for i in chain], point >= 12, frame,
-                           config.stacks, [circles[i].covered for i in chain])
+                           config.stacks, [circles[i].covered for i in chain],
+                           [side * (circles[i].x - line) for i in chain])
         stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
     wanted: Counts | tuple[int | None, int | None] | None = on_board
     if on_board is None and config.presume_totals:

@@ -147,6 +147,19 @@ class StackConfig:
     prefix_most: float = 0.35
     """Checkers with a phase beyond this (a half shift) are on a layer by ``phase`` alone
     and take no part in the run test."""
+    lateral_gap: float = 0.06
+    """A run from the rail whose checkers all stand further out *sideways* than every
+    other checker of the stack by at least this (slots, about 3 pixels at 640) is a second
+    layer when the run test finds none (0 switches this off).  The camera looks at a
+    stack near the field's left or right edge from the side: parallax moves a checker's
+    face outwards by its height, so a layer shifted too little along the point to show
+    (0.1 diameters and less, which perspective takes back) still stands out sideways by
+    half a checker's thickness or more (5-7 pixels on the tune renders' outer points),
+    while the row's checkers, all at one height, share one offset and differ only by the
+    players' jitter (tune seeds 22 and 23: eight read as five, nine as five)."""
+    lateral_phase: float = 0.02
+    """... and stands out along the point too by at least this (slots) on average: a
+    layer lies further from the rail than the checkers under it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,9 +229,12 @@ def _row_only(distances: Sequence[float], config: StackConfig) -> list[float]:
 
 
 def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
-               config: StackConfig, covered: Sequence[float] | None = None) -> Stack:
-    """Count one stack from its centres' distances from the rail (pixels) and the share
-    of each one's rim covered by checkers found before it (0 for one on top)."""
+               config: StackConfig, covered: Sequence[float] | None = None,
+               outward: Sequence[float] | None = None) -> Stack:
+    """Count one stack from its centres' distances from the rail (pixels), the share
+    of each one's rim covered by checkers found before it (0 for one on top) and, when
+    given, each centre's sideways offset from the point's middle line towards the nearer
+    side edge of the field (pixels; see ``config.lateral_gap``)."""
     if not distances:
         return Stack(0, 0, (), ())
     slots = np.array([frame.slot(d, top) for d in distances])
@@ -236,6 +252,10 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     added = 0
     if config.prefix and row >= config.doubt_row:
         run = _prefix_layer(slots, cover, higher, config) & ~higher
+        if not run.any() and not higher.any() and outward is not None \
+                and config.lateral_gap > 0.0:
+            run = _lateral_layer(slots, cover, np.asarray(outward, dtype=np.float64)
+                                 / frame.spacing, config)
         added = int(run.sum())
         higher |= run
     if covered is not None and higher.any():
@@ -333,6 +353,38 @@ def _prefix_layer(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float6
             best_k, best_gain = k, gain
     out[order[:best_k]] = True
     out[far] = False
+    return out
+
+
+def _lateral_layer(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],
+                   outward: npt.NDArray[np.float64],
+                   config: StackConfig) -> npt.NDArray[np.bool_]:
+    """The checkers of a second layer shifted too little along the point to show, found
+    by parallax (see ``StackConfig.lateral_gap``): the run from the rail (its first
+    checker uncovered on the first slot), of the uncovered checkers in slot order, whose
+    every checker stands further out sideways than every other checker of the stack by
+    ``lateral_gap`` (``outward`` in slots), and further along the point by
+    ``lateral_phase`` on average; of several such runs, the one parted most clearly.
+    The farthest checker is always in the row."""
+    signed = slots - np.rint(slots)
+    far = int(np.argmax(slots))
+    use = (covered <= config.uncovered) | (np.arange(len(slots)) == far)
+    order = [int(i) for i in np.argsort(slots, kind="stable") if use[i]]
+    out = np.zeros(len(slots), dtype=bool)
+    if not order or int(np.rint(slots[order[0]])) != 0:
+        return out  # a layer starts at the rail, on top
+    best: tuple[float, int] | None = None
+    for k in range(1, len(order)):
+        head, tail = order[:k], order[k:]
+        if far in head:
+            break
+        gap = float(outward[head].min() - outward[tail].max())
+        along = float(signed[head].mean() - signed[tail].mean())
+        if gap >= config.lateral_gap and along >= config.lateral_phase \
+                and (best is None or gap > best[0]):
+            best = (gap, k)
+    if best is not None:
+        out[order[:best[1]]] = True
     return out
 
 
