@@ -1,12 +1,14 @@
-"""A second layer shifted too little along its point to show, found by parallax: near
-the field's side edges the camera sees a stack from the side, and a layer's faces stand
-further out sideways than the row's (see ``StackConfig.lateral_gap``)."""
+"""Parallax at the field's side edges, where the camera sees stacks from the side: a
+second layer shifted too little along its point to show stands further out sideways than
+the row (``StackConfig.lateral_gap``), and a checker in a corner lies further out than
+its slot (``SlotConfig.outer_shift``)."""
 
 import numpy as np
 
 from vision.checkers.count import CountConfig
 from vision.checkers.detect import expected_radius
 from vision.checkers.reader import CheckerConfig, read_checkers
+from vision.checkers.slots import SlotConfig
 from vision.checkers.stacks import StackConfig, read_stack, stack_frame
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
@@ -61,3 +63,21 @@ def test_a_rendered_layer_at_the_right_edge_seen_by_parallax_is_counted() -> Non
     assert read_checkers(field, scene.profile).points[23] == want
     plain = CheckerConfig(count=CountConfig(stacks=StackConfig(lateral_gap=0.0)))
     assert read_checkers(field, scene.profile, config=plain).points[23].dark == 5
+
+
+def test_a_dark_checker_pushed_out_in_a_dark_corner_is_found_beside_its_slot() -> None:
+    """Tune seed 22, scene 354 of bench/vision_accuracy.py: a black checker on the black
+    point 23 in the top right corner, its face 10 pixels further out than its slot
+    (parallax and the player's hand); its rim scores 0.38 at the slot and 0.91 where it
+    lies, so the slot search looks at the outermost points' slots further out too
+    (``SlotConfig.outer_shift``)."""
+    scene = random_scene(np.random.default_rng(22_000_354))
+    frame, truth = render(scene)
+    corners = truth.observation.corners
+    assert corners is not None
+    field = FieldMap.from_corners(corners).rectify(frame, scene.profile, WIDTH)
+    want = truth.observation.points[23]
+    assert (want.light, want.dark) == (0, 1)
+    assert read_checkers(field, scene.profile).points[23] == want
+    plain = CheckerConfig(slots=SlotConfig(outer_shift=0.0))
+    assert read_checkers(field, scene.profile, config=plain).points[23].dark == 0
