@@ -66,10 +66,12 @@ from controller.referee.inputs import (
     StatusInput,
 )
 from controller.referee.plays import (
+    PLAUSIBLE,
     PlayJudgement,
     is_bear_off_race,
     is_forced,
     judge_play,
+    legal_judgement,
     nearest_legal,
 )
 from controller.referee.settings import RefereeSettings
@@ -87,10 +89,11 @@ from controller.referee.throws import (
 )
 from controller.rules import layout as lay
 from controller.rules.errors import RulesError
-from controller.rules.physical import Seating, SetUpError, recognise_start
+from controller.rules.nearest import board_distance
+from controller.rules.physical import Seating, SetUpError, recognise_start, to_physical
 from controller.rules.player import Player
 from controller.rules.position import Position
-from vision.observation import Die, Observation
+from vision.observation import Counts, Die, Observation
 
 Session = Match | MoneySession
 PARKED: Final = 8
@@ -204,6 +207,26 @@ class Referee:
     rereads: tuple[tuple[int, int], ...] = ()
     """PLAY: (value recorded, value read) for each time one of the mover's dice was read
     with another value where it lay: the roll itself may have been misread."""
+    board_down: tuple[Counts, ...] | None = None
+    """PLAY: the checkers (points, then the bar) of the last board seen with the mover's
+    dice down.  Players finish moving, then pick up the dice: a board whose checkers
+    changed as the dice went out of sight was never seen as the play's end, and may
+    be a play caught half-way with the dice missed by the camera (rendered
+    960b5e2b053c seed 9: both dice of a 6-6 unseen for 1.5 s while the second half
+    was still to be moved; a false ``illegal_play``).  Such a board is not judged
+    illegal until the dice are seen again and picked up, or the opponent throws."""
+    taken_back: bool = False
+    """ROLL: the last throw was picked up with nothing moved (taken back): whose turn it
+    is may be in doubt, so the next throw in the opponent's half is theirs (a resync),
+    never a wrong-half call."""
+    misread: tuple[tuple[int, int, int], ...] = ()
+    """PLAY: where the board the throw lay on differed from the record, before any
+    checker moved: (place, light, dark), the counts read less the record's, place
+    0-23 a physical point, 24 the bar, 25 the tray (when in view).  A reading wrong
+    at the throw (a stack of five read as six, the tray a checker short: the vision
+    makes the two agree) is usually wrong after the play too, so a board that is a
+    legal play once these differences are taken out is a look, never a call
+    (rendered 960b5e2b053c seed 7).  Empty with a perfect reader."""
     glimpsed: tuple[int, ...] = ()
     """ROLL: the values of a throw's dice that were seen when not both were readable."""
     call: CallWindow | None = None
@@ -546,7 +569,7 @@ class Referee:
         out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
                  tie=False)
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       rereads=(),
+                       rereads=(), misread=(), board_down=None, taken_back=False,
                        message=_play_message(session.game), before_roll=state.session)
 
     def _doubted_opening(self, observation: Observation, seen: tuple[Die, ...],
@@ -720,6 +743,12 @@ class Referee:
                 out.warn("dice", f"a die in {colour_name(game.turn.opponent)}'s half while "
                                  f"{colour_name(game.turn)}'s throw still lies there")
                 return state
+        if {d.side for d in seen} >= {"left", "right"} and self._board_astray(observation):
+            # The record is out of step (checkers moved unseen): a split throw may be
+            # dice of two throws, one die of each missed.  No call (etiquette 5).
+            out.warn("look", "dice in both halves while the checkers are far from where "
+                             "the record has them")
+            return state
         if self.parted is not None and {d.side for d in seen} >= {"left", "right"} and \
                 self._board_moved(observation):
             # The checkers moved unseen since the last play (a throw missed and played):
@@ -746,6 +775,13 @@ class Referee:
                 # No roll explains the board (or more than one): the opponent's
                 # throw still says whose turn it is.
                 state = state._resync(observation, game.turn.opponent, out)
+        elif all(d.side == opponent_half for d in seen) and self.taken_back \
+                and _a_throw(seen) and self.call is None:
+            # The last throw was picked up with nothing moved: it may have been the
+            # opponent's (a void throw in the wrong half taken for the player on turn's,
+            # their play missed before it: rendered 960b5e2b053c seed 106).  The dice
+            # say whose throw this is; never a wrong-half call on a turn in doubt.
+            state = state._resync(observation, game.turn.opponent, out)
         elif all(d.side == opponent_half for d in seen) and self.resynced == RESYNC_PLAYS \
                 and _a_throw(seen) and self.call is None:
             # Out of step since the last resync (or since the board parted from the
@@ -964,6 +1000,16 @@ class Referee:
             return False
         return True
 
+    def _board_astray(self, observation: Observation) -> bool:
+        """Whether the board lies ``Plausibility.astray`` checkers or more from the record."""
+        assert self.seating is not None
+        try:
+            board = position_of(read_board(observation, whole=False), self.seating,
+                                self.game.turn)
+        except BoardReadError:
+            return False
+        return board_distance(board, self.game.position) >= PLAUSIBLE.astray
+
     def _board_moved(self, observation: Observation) -> bool:
         assert self.seating is not None
         try:
@@ -1013,7 +1059,57 @@ class Referee:
             return replace(self, doubt=verdict, doubted=seen)
         if isinstance(verdict, VoidThrow):
             return self._void(verdict, player, seen, out)
-        return self._accept_throw(player, seen, verdict, out)
+        state = self._accept_throw(player, seen, verdict, out)
+        if observation is not None and state.stage is Stage.PLAY:
+            state = replace(state, misread=state._misread_at(observation),
+                            board_down=_checkers(observation))
+        return state
+
+    def _misread_at(self, observation: Observation) -> tuple[tuple[int, int, int], ...]:
+        """Where ``observation``'s checkers differ from the record (see ``misread``)."""
+        assert self.seating is not None
+        record = to_physical(self.game.position, self.seating, LIGHT)
+        places = [*zip(observation.points, record.points, strict=True),
+                  (observation.bar, record.bar)]
+        if observation.off is not None:
+            places.append((observation.off, record.off))
+        return tuple((place, seen.light - kept.light, seen.dark - kept.dark)
+                     for place, (seen, kept) in enumerate(places)
+                     if (seen.light, seen.dark) != (kept.light, kept.dark))
+
+    def _without_misread(self, observation: Observation) -> Observation | None:
+        """``observation`` with the differences read at the throw taken out (None when
+        that leaves a place with fewer than no checkers)."""
+        points = list(observation.points)
+        bar, off = observation.bar, observation.off
+        for place, light, dark in self.misread:
+            held = points[place] if place < len(points) else bar if place == len(points) \
+                else off
+            if held is None or held.light < light or held.dark < dark:
+                return None
+            fixed = Counts(held.light - light, held.dark - dark)
+            if place < len(points):
+                points[place] = fixed
+            elif place == len(points):
+                bar = fixed
+            else:
+                off = fixed
+        return replace(observation, points=tuple(points), bar=bar, off=off)
+
+    def _misread_legal(self, observation: Observation) -> PlayJudgement | None:
+        """The legal judgement of the board with the throw's misreadings taken out, if it
+        is a legal play (see ``misread``)."""
+        game = self.game
+        if not self.misread or game.dice is None or self.seating is None:
+            return None
+        fixed = self._without_misread(observation)
+        if fixed is None:
+            return None
+        try:
+            judgement = judge_play(game.position, read_board(fixed), self.seating, game.dice)
+        except BoardReadError:
+            return None
+        return judgement if judgement.kind == "legal" else None
 
     def _accept_throw(self, player: Player, seen: tuple[Die, ...], verdict: tuple[int, int],
                       out: "_Out") -> "Referee":
@@ -1029,7 +1125,7 @@ class Referee:
             return state
         out.emit("roll", colour_name(player), dice=list(verdict))
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       rereads=(),
+                       rereads=(), misread=(), board_down=None, taken_back=False,
                        message=_play_message(session.game), before_roll=state.session)
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
@@ -1150,6 +1246,12 @@ class Referee:
     # PLAY -----------------------------------------------------------------
 
     def _play(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        kept = split_dice(seen, self.dice_down, self.settings.die_tolerance)[0]
+        state = replace(self, board_down=_checkers(observation)) if kept else self
+        return state._play_on(observation, seen, out)
+
+    def _play_on(self, observation: Observation, seen: tuple[Die, ...],
+                 out: "_Out") -> "Referee":
         tolerance = self.settings.die_tolerance
         kept, fresh = split_dice(seen, self.dice_down, tolerance)
         gone = split_dice(self.dice_down, kept, tolerance)[1]
@@ -1276,11 +1378,29 @@ class Referee:
                 judgement = PlayJudgement(
                     "unclear", judgement.after, judgement.move,
                     ("fewer checkers read borne off than the tray showed during the play",))
+            if judgement.kind == "illegal" and not fresh and self.board_down is not None \
+                    and _checkers(observation) != self.board_down:
+                out.warn("look", f"{colour_name(game.turn)}'s dice went out of sight while "
+                                 "checkers moved: is the play finished?", move=judgement.move)
+                return self
+            if judgement.kind == "illegal" and not self.resynced:
+                # (With the record in doubt, the lenient path below takes the board as
+                # it stands instead.)
+                misread = self._misread_legal(observation)
+                if misread is not None:
+                    judgement = PlayJudgement(
+                        "unclear", judgement.after, judgement.move,
+                        ("the board differs from a legal play where it already differed "
+                         "from the record at the throw: misread?",), likely=misread.after)
             if judgement.kind == "unclear":
                 out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
                          move=judgement.move)
         if judgement.kind == "unclear":
-            nearest = nearest_legal(game.position, judgement.after, game.dice) if fresh else None
+            nearest = None
+            if fresh and judgement.likely is not None:
+                nearest = legal_judgement(game.position, judgement.likely, game.dice)
+            elif fresh:
+                nearest = nearest_legal(game.position, judgement.after, game.dice)
             if nearest is None:
                 thrower = game.turn.opponent
                 if reading is not None and _a_throw(fresh) and \
@@ -1310,7 +1430,7 @@ class Referee:
                              "the roll is taken back, throw again")
             stage = Stage.OPENING if self.before_roll.game.phase is Phase.OPENING else Stage.ROLL
             state = replace(state, session=self.before_roll, stage=stage, before_roll=None,
-                            message="ROLL AGAIN")
+                            message="ROLL AGAIN", taken_back=True)
             if not fresh:
                 return state
             if stage is Stage.OPENING:
@@ -1542,6 +1662,11 @@ def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
             used_g.add(j)
             out.append((fresh[i], gone[j]))
     return out
+
+
+def _checkers(observation: Observation) -> tuple[Counts, ...]:
+    """The checkers on the board (the points, then the bar), for comparing boards."""
+    return (*observation.points, observation.bar)
 
 
 def _only_hit(before: tuple[int, ...], after: tuple[int, ...]) -> bool:

@@ -53,6 +53,35 @@ class Plausibility:
     makes the play legal: a mistake a person makes.  A board further from
     every legal play says more about the reading than about the player."""
 
+    tall_stack: int = 6
+    """A stack this tall (as the legal play leaves it) may be read a checker
+    short, with that checker taken for borne off: a board that is a legal
+    result of the roll but for one checker more borne off, missing from such
+    a stack that neither the record nor the legal play leaves so low, is a
+    warning, not a call.  The camera counts a stack's upper layers by their
+    rims, and the tray's count is made to agree with the board's (fifteen a
+    side, ``vision.checkers.totals.consistent_off``), so a stack read short
+    moves a checker into the tray even when the tray is in view (rendered
+    960b5e2b053c seed 125: a stack of seven read as six on a forced 2-2).
+    Bearing off one checker more than the roll allows, and from a point the
+    play leaves untouched or fills, is no mistake a person makes by a die's
+    worth.  Only this direction: a stack read one *too many* with a checker
+    missing from the tray looks exactly like a die left unplayed or a
+    checker moved onto the stack instead of off (the planted ``one_die``
+    mistakes: excusing those cost 16 of 482 catches with a perfect reader).
+    Six: the rendered misreads were stacks of five to seven; lower stacks are
+    read right."""
+
+    astray: int = 2
+    """Checkers to move, at least, between the board and the record for the referee to
+    be out of step while waiting for a throw: dice then lying in both halves are no
+    ground for a ``wrong_half`` call (a look instead).  The checkers moved unseen (a
+    game's end missed and the next game begun, a play missed), so a die of that play
+    or of the other player may lie beside the throw (rendered 960b5e2b053c seed 101:
+    the next game's opening 3-1, played on while the record's game went on, called
+    as a split throw).  Two: one checker off is the commonest misreading of a board
+    that is where the record has it, and a void throw on it is still called."""
+
 
 PLAUSIBLE: Final = Plausibility()
 
@@ -71,6 +100,9 @@ class PlayJudgement:
     closest: tuple[str, ...] = ()
     """For an illegal play: the nearest legal plays, in notation."""
     play: Play | None = None
+    likely: Position | None = None
+    """For an unclear board: the legal result it is most likely a misreading of
+    (recorded once the play is certainly over), when the judge knows one."""
 
 
 def judge_play(before: Position, reading: BoardReading, seating: Seating,
@@ -98,6 +130,13 @@ def judge_play(before: Position, reading: BoardReading, seating: Seating,
             all(kind in VAGUE_KINDS for kind in verdict.kinds)
             and not near_legal(before, after, dice, plausibility.vague_within)):
         return PlayJudgement("unclear", after, move, verdict.reasons)
+    stack = tall_stack_misread(before, after, dice, plausibility.tall_stack)
+    if stack is not None:
+        point, legal = stack
+        return PlayJudgement("unclear", after, move,
+                             (f"a legal play but for the count of a tall stack (point {point}) "
+                              "and the checkers borne off: the stack may be misread",),
+                             likely=legal)
     return PlayJudgement("illegal", after, move, verdict.reasons,
                          tuple(str(p) or "no move" for p in verdict.closest))
 
@@ -123,6 +162,32 @@ def hidden_could_be_legal(before: Position, after: Position, dice: tuple[int, in
     return False
 
 
+def tall_stack_misread(before: Position, after: Position, dice: tuple[int, int],
+                       tall: int) -> tuple[int, Position] | None:
+    """A point of the mover's (their numbering) and a legal result of the roll that
+    ``after`` matches but for one checker more borne off, missing from that point,
+    which holds ``tall`` checkers or more in the legal result and fewer in ``after``
+    than both before the play and in the legal result; else None.
+
+    The opponent's checkers must be exactly where the legal result has them.
+    """
+    mover = before.turn
+    seen, theirs = after.layout(mover), after.layout(mover.opponent)
+    old = before.layout(mover)
+    for legal in before.legal_positions(*dice):
+        if legal.layout(mover.opponent) != theirs:
+            continue
+        counts = legal.layout(mover)
+        differ = [place for place in range(lay.PLACES) if counts[place] != seen[place]]
+        if len(differ) != 2 or differ[0] != lay.OFF or differ[1] == lay.BAR:
+            continue
+        point = differ[1]
+        if seen[lay.OFF] == counts[lay.OFF] + 1 and seen[point] == counts[point] - 1 and \
+                counts[point] >= tall and seen[point] < old[point]:
+            return point, legal
+    return None
+
+
 def near_legal(before: Position, after: Position, dice: tuple[int, int], within: int) -> bool:
     """True when moving at most ``within`` checkers turns ``after`` into a legal result."""
     return any(key_distance(after.key, legal.key)[0] <= within
@@ -144,7 +209,11 @@ def nearest_legal(before: Position, seen: Position | None,
                                                          key=lambda p: p.key)))
     if not ranked or ranked[0][0] > 1 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
-    after = ranked[0][2]
+    return legal_judgement(before, ranked[0][2], dice)
+
+
+def legal_judgement(before: Position, after: Position, dice: tuple[int, int]) -> PlayJudgement:
+    """The judgement of ``after``, a legal result of the roll from ``before``."""
     play = before.legal_play_to(after, *dice)
     assert play is not None
     return PlayJudgement("legal", after, str(play), play=play)
