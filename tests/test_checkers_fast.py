@@ -102,3 +102,18 @@ def test_centre_votes_count_every_vote_inside_the_grid_and_none_outside() -> Non
         np.add.at(want, (cy[ok], cx[ok]), 1.0)
     assert want.sum() > 100
     assert np.allclose(grid, want, atol=1e-3)
+
+
+def test_a_strips_edge_map_is_the_frames_inside_its_outermost_columns() -> None:
+    gray = _drawn_field()
+    edges = EdgeMap.of(gray, 12.0, RimConfig())
+    strip = edges.columns(40, 110, 1.0)
+    alone = EdgeMap.of(np.ascontiguousarray(edges.blurred[:, 40:110]), 12.0,
+                       RimConfig(gradient=1.0), blurred=True)
+    assert strip.width == alone.width == 70 and strip.height == alone.height
+    pad = edges.pad
+    inner = (slice(None), slice(pad + 1, pad + 69))
+    assert np.array_equal(strip.codes[inner], alone.codes[inner])
+    assert not np.array_equal(strip.codes, edges.with_gradient(1.0).codes[:, 40:110 + 2 * pad])
+    assert np.array_equal(strip.codes[:, pad:pad + 70],
+                          edges.with_gradient(1.0).codes[:, pad + 40:pad + 110])

@@ -63,10 +63,10 @@ def fit_centres(edges: EdgeMap, centres: Floats, radius: float,
         gx = _bilinear(edges.gx, px, py)
         gy = _bilinear(edges.gy, px, py)
         radial = np.abs(gx * COS + gy * SIN)
-        magnitude = np.hypot(gx, gy)
         peak = radial.argmax(axis=1)
         best = radial[rows, peak, cols]
-        ok = ((best >= config.gradient) & (best >= config.alignment * magnitude[rows, peak, cols])
+        magnitude = np.hypot(gx[rows, peak, cols], gy[rows, peak, cols])  # at the peaks only
+        ok = ((best >= config.gradient) & (best >= config.alignment * magnitude)
               & ~covered & (peak > 0) & (peak < config.samples - 1))
         below = radial[rows, np.clip(peak - 1, 0, None), cols]
         above = radial[rows, np.clip(peak + 1, None, config.samples - 1), cols]

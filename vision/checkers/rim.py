@@ -101,6 +101,19 @@ class EdgeMap:
         height, width = gray.shape
         return cls(blurred_gray, gx, gy, magnitude, codes, pad, width, height, axes)
 
+    def columns(self, left: int, right: int, gradient: float) -> "EdgeMap":
+        """The edge map of columns ``left`` to ``right`` (exclusive) alone, with another
+        least gradient that counts: the same gradient as :meth:`of` on those columns
+        finds, except in the outermost column on each side, where this one saw the
+        image's pixels beyond and :meth:`of` would mirror the strip's own."""
+        blurred = np.ascontiguousarray(self.blurred[:, left:right])
+        gx = np.ascontiguousarray(self.gx[:, left:right])
+        gy = np.ascontiguousarray(self.gy[:, left:right])
+        magnitude = np.ascontiguousarray(self.magnitude[:, left:right])
+        axes = np.ascontiguousarray(self.axes[:, left:right])
+        return EdgeMap(blurred, gx, gy, magnitude, _codes(axes, magnitude, gradient, self.pad),
+                       self.pad, right - left, self.height, axes)
+
     def with_gradient(self, gradient: float) -> "EdgeMap":
         """The same gradient with another least gradient that counts (a second look with
         a lower threshold where faint rims are expected)."""
