@@ -170,10 +170,11 @@ def test_a_one_on_a_small_die_is_proposed() -> None:
     cv2.circle(canvas, (x, y), round(0.16 * 15 * SUPER), (235, 235, 235), -1)
     image = np.asarray(cv2.resize(canvas, (640, 600), interpolation=cv2.INTER_AREA), np.uint8)
     config = BoardDiceConfig(die_size=15 / 640)
-    found = blobs(image, FULL, config.die_size, config.field_margin, config.propose)
+    propose = config.propose.for_frame()  # as read from the frame (no still's passes)
+    found = blobs(image, FULL, config.die_size, config.field_margin, propose)
     assert [b.polarity for b in found] == ["light"]
     assert blobs(image, FULL, config.die_size, config.field_margin,
-                 replace(config.propose, ring_width=0.0)) == []
+                 replace(propose, ring_width=0.0)) == []
     dice = read_board_dice(image, FULL, TOURNAMENT, config=config)
     assert [d.value for d in dice] == [1]
     assert math.dist(dice[0].center, (150.0, 300.0)) < 3

@@ -52,10 +52,12 @@ def _board_detect() -> DetectConfig:
     photo reader's five diameters when pips are 14 % of the die or blurred that small:
     renders of light-checker-coloured dice) and differ by at most 1.6 times in
     contrast (a cocked die's side pips, half to two thirds of its top's, joined its top
-    face)."""
+    face).  Two pips both at least 0.7 round are alike in slant (:class:`FaceConfig`
+    ``round_enough``): blur and noise give a flat die's small pips 0.7-1.0."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
                         faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2,
-                                         link_distance=6.0, max_contrast_ratio=1.6),
+                                         link_distance=6.0, max_contrast_ratio=1.6,
+                                         round_enough=0.7),
                         lone_min_ratio=0.75, lone_min_roundness=0.72)
 
 
@@ -137,10 +139,10 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
     height = calibrated_height(field_map, (frame.shape[1], frame.shape[0]), profile.field_aspect,
                                config.pose)
-    # fainter blobs only for a still: read from the frame, they added hinge screws read
-    # as twos (renders, tuned styles: 3 false dice in 171 frames) for 3 dice found
-    propose = config.propose if hires is not None else replace(config.propose,
-                                                               faint_response=None)
+    # the still's extra passes (fainter and stricter blobs, a wider top-hat) only for a
+    # still: read from the frame, fainter blobs added hinge screws read as twos (renders,
+    # tuned styles: 3 false dice in 171 frames) for 3 dice found
+    propose = config.propose if hires is not None else config.propose.for_frame()
     found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, propose,
                         checker_mask)
     found: list[BoardDie] = []

@@ -11,7 +11,7 @@ light-checker-coloured dice) and for light pips (black, dark and red dice).
 import itertools
 import math
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -47,6 +47,13 @@ class DetectConfig:
     """A one has no round pip contrasting half as much within this many die edges:
     a die's own other pips lie within 0.55, a neighbour's 0.73 or more (renders: a
     four whose blurred corner pip was too slanted to join read as a one)."""
+    link_die: float | None = 1.0
+    """With the die size known (``die_pixels``), pips farther apart than this many die
+    edges are not linked into one face, however big they are (a six's corner pips lie
+    0.71 die edges apart, 0.8 on dice an eighth bigger than the configured size).  Six
+    diameters of a big die's one reached 1.8 die edges: the one, linked with a pip of the
+    die beside it, made a two of both, which then took the one for its side face
+    (renders: a one next to a cocked die, lost)."""
     overlap: float = 0.5
     """Faces of opposite polarity closer than this many die edges are one
     die: the one with more pips is kept."""
@@ -83,6 +90,9 @@ def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
     die look a third bigger, and the check then reached past the die's edge).
     """
     faces: list[Face] = []
+    if die_pixels is not None and config.link_die is not None:
+        config = replace(config, faces=replace(config.faces,
+                                               max_link=config.link_die * die_pixels))
     found = {polarity: find_pips(gray, polarity, config.pips) for polarity in config.polarities}
     for polarity, candidates in found.items():
         others = [p for other, ps in found.items() if other != polarity for p in ps]

@@ -33,10 +33,21 @@ class FaceConfig:
     """Farthest two pips of one face can be, in pip diameters (of the circle of
     the same area, which motion blur changes least): the diagonal of a two is
     about four and a half on common dice."""
+    max_link: float | None = None
+    """Farthest two pips of one face can be in pixels, None for no limit but
+    ``link_distance``: set from the die size when the caller knows it (see
+    :class:`~vision.dice.detect.DetectConfig` ``link_die``)."""
     max_size_ratio: float = 1.7
     """Largest ratio of the major axes of two linked pips."""
     max_slant_difference: float = 0.25
     """Largest difference of minor/major axis ratios of two linked pips."""
+    round_enough: float | None = None
+    """Axis ratio at which two pips both this round are alike in slant however their
+    ratios differ, None for never.  Small blurred pips of a flat die read 0.70-0.99
+    (renders: a six's corner pip at 0.72 beside one at 0.99, a four's pip merged with
+    glare at 0.70: the die was lost, or its edge read as a two), while the slant test is
+    there to tell a cocked die's side pips (axis ratio the sine of its tilt, under 0.7
+    below 44 degrees) from its top's."""
     max_angle_difference: float = 35.0
     """Degrees between the long axes of two slanted pips to be linked."""
     slanted_below: float = 0.75
@@ -185,11 +196,14 @@ def layout_face(pips: list[Pip], polarity: Polarity,
 
 def _alike(a: Pip, b: Pip, config: FaceConfig) -> bool:
     reach = config.link_distance * max(a.diameter, b.diameter)
+    if config.max_link is not None:
+        reach = min(reach, config.max_link)
     if (a.x - b.x) ** 2 + (a.y - b.y) ** 2 > reach**2:
         return False
     if max(a.major, b.major) > config.max_size_ratio * min(a.major, b.major):
         return False
-    if abs(a.ratio - b.ratio) > config.max_slant_difference:
+    if abs(a.ratio - b.ratio) > config.max_slant_difference and (
+            config.round_enough is None or min(a.ratio, b.ratio) < config.round_enough):
         return False
     if (config.max_contrast_ratio is not None
             and max(a.contrast, b.contrast) > config.max_contrast_ratio * min(a.contrast,

@@ -92,7 +92,7 @@ class OffFieldConfig:
     its face reaches 0.85 die edges from its centre, a die's centre lies at least 1.35
     from it when touching it."""
     propose: ProposeConfig = field(default_factory=lambda: ProposeConfig(
-        max_ring_spread=0.35, faint_response=None))
+        max_ring_spread=0.35).for_frame())
     """The quick look on the band: the face around a pip may be less even than on the
     field (``max_ring_spread`` 0.35, not 0.25): a die on a dark rail is small and its
     edge, within a quarter die of its corner pips, contrasts strongly (renders: white
@@ -101,7 +101,9 @@ class OffFieldConfig:
     more windows read), no false die with any.  No faint second threshold
     (``faint_response`` None): the band is looked at in the video frame, where the
     faint blobs found nothing more on the band's renders but cost about 3 ms a frame
-    and, on the field, read bar-hinge screws as twos."""
+    and, on the field, read bar-hinge screws as twos; nor the strict threshold and the
+    wide top-hat, for the same reason (:meth:`ProposeConfig.for_frame`: they are for
+    stills)."""
 
     def __post_init__(self) -> None:
         if not (0.0 <= self.rail <= 0.5 and 0.0 <= self.tray_rail <= 0.5):

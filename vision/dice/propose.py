@@ -19,7 +19,7 @@ edges.  Nearby proposals are grouped into windows that :mod:`.board` reads.
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -59,6 +59,19 @@ class ProposeConfig:
     found two more and proposed a false one; windows per render 3.2 -> 4.2."""
     faint_peak: float = 40.0
     """The strongest pixel a blob found at ``faint_response`` needs."""
+    strict_response: float | None = 90.0
+    """A third, higher threshold of the same responses, None for none, for stills too:
+    the pips of a small die with strongly contrasting pips (white on black, 12-13 mm)
+    respond 150-200 grey levels and the blurred gaps between them 50-90, so at
+    ``min_response`` a six's pips join into one chain, no pip (renders: such dice never
+    proposed while the still read them).  Its blobs need this much at their peak."""
+    wide_hat: float | None = 0.45
+    """Diameter (die edges) of a second, wider top-hat disc, None for none: its blobs are
+    proposed too when the dice are read from a still (:mod:`.board`; like the faint
+    threshold, not on the per-frame path).  The one of a big die has a pip a third of
+    the die wide and wider still blurred; at ``hat_size`` it barely responds (renders:
+    ones of 16-17 mm dice on red, dark-checker and translucent bodies, never proposed,
+    while the still read each of them)."""
     min_blob_pixels: int = 4
     """Least box area of a blob (pixels of the coarse view): one or two pixels are noise."""
     ring_outer: float = 0.25
@@ -86,11 +99,19 @@ class ProposeConfig:
     """A window reaches this far past its blobs: the careful reading needs the die's
     whole face, its body and a little board around it."""
 
+    def for_frame(self) -> "ProposeConfig":
+        """These settings as the per-frame path uses them: without the passes meant for
+        stills (the faint and strict thresholds, the wide top-hat), which cost time every
+        frame and, read from the frame, added bar-hinge screws read as twos."""
+        return replace(self, faint_response=None, strict_response=None, wide_hat=None)
+
     def __post_init__(self) -> None:
         if self.coarse_die < 8.0:
             raise ConfigError(f"dice: coarse_die of at least 8 pixels, not {self.coarse_die}")
         if not 0.0 < self.hat_size < 1.0 or not 0.0 < self.ring_outer < 1.0:
             raise ConfigError("dice: hat_size and ring_outer between 0 and 1 die edge")
+        if self.wide_hat is not None and not self.hat_size < self.wide_hat < 1.0:
+            raise ConfigError("dice: wide_hat between hat_size and 1 die edge")
         if self.group <= 0.0 or self.margin <= 0.0:
             raise ConfigError("dice: group and margin must be positive")
 
@@ -133,42 +154,17 @@ def blobs(frame: Image, field_map: FieldMap, die_size: float, field_margin: floa
     view, to_camera, die = _coarse(frame, field_map, die_size, field_margin, config)
     if view.size == 0:
         return []
-    kernel_size = max(3, round(config.hat_size * die) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel_size, kernel_size))
-    # the farthest ring: a quarter die, or the widest blob kept (a side kernel_size + 1)
-    reach = max(2, math.ceil(config.ring_outer * die),
-                math.ceil((kernel_size + 1) / 2.0 + 1.0 + config.ring_width))
     found: list[npt.NDArray[np.float64]] = []
     kinds: list[Polarity] = []
-    hats: tuple[tuple[Polarity, int], ...] = (("light", cv2.MORPH_TOPHAT),
-                                              ("dark", cv2.MORPH_BLACKHAT))
     levels = [(config.min_response, config.min_peak)]
     if config.faint_response is not None:
         levels.append((config.faint_response, config.faint_peak))
-    for polarity, operation in hats:
-        response = np.asarray(cv2.morphologyEx(view, operation, kernel), dtype=np.uint8)
-        kept = np.zeros((0, 2), dtype=np.float64)  # blobs of the first threshold
-        for least, peak_least in levels:
-            mask = np.asarray(cv2.threshold(response, least - 0.5, 1,
-                                            cv2.THRESH_BINARY)[1], dtype=np.uint8)
-            boxes = _small_blobs(mask, kernel_size + 1, config.min_blob_pixels)
-            if len(boxes) == 0:
-                continue
-            xs, ys = boxes[:, 0] + boxes[:, 2] // 2, boxes[:, 1] + boxes[:, 3] // 2
-            peak = response[ys, xs].astype(np.float32)
-            strong = peak >= peak_least
-            if len(kept):  # a blob the first threshold kept is not proposed twice
-                apart = np.hypot(xs[:, None] - kept[None, :, 0], ys[:, None] - kept[None, :, 1])
-                strong &= apart.min(axis=1) > 1.5
-            xs, ys, peak, boxes = xs[strong], ys[strong], peak[strong], boxes[strong]
-            if len(xs) == 0:
-                continue
-            radius = np.maximum(boxes[:, 2], boxes[:, 3]) / 2.0
-            even = _even_surround(view, mask, xs, ys, radius, peak, die, reach, config)
-            found.append(np.column_stack([xs[even], ys[even]]).astype(np.float64))
-            if least == config.min_response:
-                kept = found[-1]
-            kinds.extend([polarity] * int(np.count_nonzero(even)))
+    if config.strict_response is not None:
+        levels.append((config.strict_response, config.strict_response))
+    _hat_blobs(view, die, config.hat_size, levels, config, found, kinds)
+    if config.wide_hat is not None:
+        _hat_blobs(view, die, config.wide_hat, [(config.min_response, config.min_peak)],
+                   config, found, kinds, np.concatenate(found) if found else None)
     if not kinds:
         return []
     camera = np.asarray(cv2.perspectiveTransform(np.concatenate(found).reshape(-1, 1, 2),
@@ -183,6 +179,45 @@ def blobs(frame: Image, field_map: FieldMap, die_size: float, field_margin: floa
     low, high = -field_margin - 0.5 * die_size, 1.0 + field_margin + 0.5 * die_size
     return [Blob(float(u), float(v), kind) for (u, v), kind in zip(uv, kinds, strict=True)
             if low <= u <= high and low <= v <= high]
+
+
+def _hat_blobs(view: Image, die: float, hat: float, levels: list[tuple[float, float]],
+               config: ProposeConfig, found: list[npt.NDArray[np.float64]],
+               kinds: list[Polarity], known: npt.NDArray[np.float64] | None = None) -> None:
+    """Adds to ``found`` and ``kinds`` the blobs of both polarities the top-hats with a
+    disc ``hat`` die edges wide find at each (response, peak) level in turn: a blob a
+    level (or ``known``, blobs already found) has is not proposed again by a later one."""
+    kernel_size = max(3, round(hat * die) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel_size, kernel_size))
+    # the farthest ring: a quarter die, or the widest blob kept (a side kernel_size + 1)
+    reach = max(2, math.ceil(config.ring_outer * die),
+                math.ceil((kernel_size + 1) / 2.0 + 1.0 + config.ring_width))
+    hats: tuple[tuple[Polarity, int], ...] = (("light", cv2.MORPH_TOPHAT),
+                                              ("dark", cv2.MORPH_BLACKHAT))
+    for polarity, operation in hats:
+        response = np.asarray(cv2.morphologyEx(view, operation, kernel), dtype=np.uint8)
+        kept = np.zeros((0, 2), dtype=np.float64) if known is None else known
+        for least, peak_least in levels:
+            mask = np.asarray(cv2.threshold(response, least - 0.5, 1,
+                                            cv2.THRESH_BINARY)[1], dtype=np.uint8)
+            boxes = _small_blobs(mask, kernel_size + 1, config.min_blob_pixels)
+            if len(boxes) == 0:
+                continue
+            xs, ys = boxes[:, 0] + boxes[:, 2] // 2, boxes[:, 1] + boxes[:, 3] // 2
+            peak = response[ys, xs].astype(np.float32)
+            strong = peak >= peak_least
+            if len(kept):  # a blob an earlier level kept is not proposed twice
+                apart = np.hypot(xs[:, None] - kept[None, :, 0], ys[:, None] - kept[None, :, 1])
+                strong &= apart.min(axis=1) > 1.5
+            xs, ys, peak, boxes = xs[strong], ys[strong], peak[strong], boxes[strong]
+            if len(xs) == 0:
+                continue
+            radius = np.maximum(boxes[:, 2], boxes[:, 3]) / 2.0
+            even = _even_surround(view, mask, xs, ys, radius, peak, die, reach, config)
+            found.append(np.column_stack([xs[even], ys[even]]).astype(np.float64))
+            if known is None and least == levels[0][0]:
+                kept = found[-1]
+            kinds.extend([polarity] * int(np.count_nonzero(even)))
 
 
 def _checker_gaps(points: npt.NDArray[np.float64], mask: npt.NDArray[np.generic],
