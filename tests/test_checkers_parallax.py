@@ -28,31 +28,33 @@ def test_a_run_from_the_rail_standing_out_sideways_is_a_layer() -> None:
     frame = stack_frame([(False, _distances([0.0] * 5))] * 3, RADIUS, StackConfig())
     distances = _distances([0.05, 0.06, 0.04, 0.0, 0.0])
     outward = [6.5, 7.0, 5.5, -1.0, 0.5]
-    assert read_stack(distances, False, frame, StackConfig()).count == 5
-    assert read_stack(distances, False, frame, StackConfig(), None, outward).count == 8
-    off = StackConfig(lateral_gap=0.0)
-    assert read_stack(distances, False, frame, off, None, outward).count == 5
+    on = StackConfig(lateral_gap=0.06)
+    assert read_stack(distances, False, frame, on).count == 5
+    assert read_stack(distances, False, frame, on, None, outward).count == 8
+    assert read_stack(distances, False, frame, StackConfig(), None, outward).count == 5
 
 
 def test_a_row_jittered_sideways_or_a_run_not_from_the_rail_is_no_layer() -> None:
     frame = stack_frame([(False, _distances([0.0] * 5))] * 3, RADIUS, StackConfig())
     distances = _distances([0.05, 0.06, 0.04, 0.0, 0.0])
+    on = StackConfig(lateral_gap=0.06)
     jittered = [3.0, 2.5, 2.0, 1.0, 0.5]  # parts from the rest by less than 3 pixels
-    assert read_stack(distances, False, frame, StackConfig(), None, jittered).count == 5
+    assert read_stack(distances, False, frame, on, None, jittered).count == 5
     inward = [-6.5, -7.0, -5.5, 1.0, 0.5]  # towards the middle: no parallax does that
-    assert read_stack(distances, False, frame, StackConfig(), None, inward).count == 5
+    assert read_stack(distances, False, frame, on, None, inward).count == 5
     behind = _distances([-0.05, -0.06, -0.04, 0.0, 0.0])  # nearer the rail than the row
     outward = [6.5, 7.0, 5.5, -1.0, 0.5]
-    assert read_stack(behind, False, frame, StackConfig(), None, outward).count == 5
+    assert read_stack(behind, False, frame, on, None, outward).count == 5
     later = [0.0, 7.0, 5.5, -1.0, 0.5]  # the rail's checker is in line with the row
-    assert read_stack(distances, False, frame, StackConfig(), None, later).count == 5
+    assert read_stack(distances, False, frame, on, None, later).count == 5
 
 
 def test_a_rendered_layer_at_the_right_edge_seen_by_parallax_is_counted() -> None:
     """Tune seed 22, scene 160 of bench/vision_accuracy.py (the pipeline's renders): on
     point 23, at the field's right edge, a row of five with three on top shifted too
     little along the point to show; the layer's faces stand 3-7 pixels further out than
-    the row's last two checkers.  Read as five before ``lateral_gap``."""
+    the row's last two checkers.  Read as five without ``lateral_gap`` (off by default:
+    see its note)."""
     scene = random_scene(np.random.default_rng(22_000_160))
     frame, truth = render(scene)
     corners = truth.observation.corners
@@ -60,9 +62,9 @@ def test_a_rendered_layer_at_the_right_edge_seen_by_parallax_is_counted() -> Non
     field = FieldMap.from_corners(corners).rectify(frame, scene.profile, WIDTH)
     want = truth.observation.points[23]
     assert (want.light, want.dark) == (0, 8)
-    assert read_checkers(field, scene.profile).points[23] == want
-    plain = CheckerConfig(count=CountConfig(stacks=StackConfig(lateral_gap=0.0)))
-    assert read_checkers(field, scene.profile, config=plain).points[23].dark == 5
+    on = CheckerConfig(count=CountConfig(stacks=StackConfig(lateral_gap=0.06)))
+    assert read_checkers(field, scene.profile, config=on).points[23] == want
+    assert read_checkers(field, scene.profile).points[23].dark == 5  # off by default
 
 
 def test_a_dark_checker_pushed_out_in_a_dark_corner_is_found_beside_its_slot() -> None:
