@@ -11,10 +11,10 @@ Seen on rendered streams (``bench/referee_accuracy.py``, streams 960b5e2b053c):
   short): a legal play read as one checker kept back.  The board at the throw
   differed from the record, so the same difference after the play is the
   camera's, not the player's.
-* Both dice of a 6-6 missed for 1.5 s while the second half of the play was
-  still to come (seed 9): the half-played board looked final and was called.
-  A board whose checkers changed as the dice went out of sight was never seen
-  as the play's end.
+* Dice in both halves on a board far from the record (seed 101: the next
+  game's opening dice after the end of a game was missed), and a throw in the
+  opponent's half after one taken back with nothing moved (seed 106): the
+  record is out of step, so no ``wrong_half`` call.
 
 What stays a call: a stack read one too many with the tray one short, when
 nothing showed it wrong before the play, looks exactly like a die left
@@ -45,7 +45,6 @@ from tests.referee_streams import (
     half_of,
     names,
     observe,
-    partial_positions,
     run,
     shifted,
 )
@@ -93,21 +92,22 @@ def _with_counts(seen: Observation, seating: Seating, point: int, light: int,
 # -- a tall stack read a checker short ---------------------------------------------
 
 
-def test_a_stack_of_seven_read_as_six_is_a_tall_stack_misread_to_the_judge() -> None:
+def test_a_stack_of_seven_read_as_six_is_a_tall_stack_misread() -> None:
     legal = SEVEN.result_of(parse_play(SEVEN, "6/off 5/off", 6, 5))
     rows = [list(legal.layout(p)) for p in (LIGHT, DARK)]
     rows[LIGHT][1] -= 1
     rows[LIGHT][0] += 1
     seen = Position(rows[0], rows[1], DARK)
     reading = read_board(observe(seen, SEATINGS[0]))
-    assert judge_play(SEVEN, reading, SEATINGS[0], (6, 5),
-                      Plausibility(tall_stack=16)).kind == "illegal"
-    judgement = judge_play(SEVEN, reading, SEATINGS[0], (6, 5))
-    assert judgement.kind == "unclear" and "tall stack" in judgement.reasons[0]
-    assert judgement.likely == legal.with_turn(DARK)
-    found = tall_stack_misread(SEVEN, seen, (6, 5), 6)
-    assert found is not None and found[0] == 1
+    assert judge_play(SEVEN, reading, SEATINGS[0], (6, 5)).kind == "illegal"
+    found = tall_stack_misread(SEVEN, seen, (6, 5), Plausibility().tall_stack)
+    assert found is not None and found[0] == 1 and found[1] == legal.with_turn(DARK)
     assert tall_stack_misread(SEVEN, seen, (6, 5), 8) is None
+    # One checker more on the stack and one fewer off (the other direction): no.
+    rows = [list(legal.layout(p)) for p in (LIGHT, DARK)]
+    rows[LIGHT][1] += 1
+    rows[LIGHT][0] -= 1
+    assert tall_stack_misread(SEVEN, Position(rows[0], rows[1], DARK), (6, 5), 6) is None
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
@@ -129,6 +129,24 @@ def test_a_stack_read_short_with_one_more_in_the_tray_is_a_look_then_the_legal_p
     assert names(events)[-1] == "roll" and events[-1].player == "dark"
     assert referee.stage is Stage.PLAY and referee.game.position.layout(LIGHT) == \
         legal.layout(LIGHT)
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_in_players_mode_the_verdict_is_left_to_the_opponent(seating: Seating) -> None:
+    # Players mode calls nothing itself: the board is judged as read (the play stands
+    # if the opponent throws), so the record keeps up with the board when it is the
+    # record that was wrong.
+    legal = SEVEN.result_of(parse_play(SEVEN, "6/off 5/off", 6, 5))
+    read = _with_counts(observe(legal, seating), seating, 1, 6, legal.off(LIGHT) + 1)
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=SEVEN.position_id(), turn="light")
+    thrown = script.throw(SEVEN, LIGHT, (6, 5))
+    script.observation(dataclasses.replace(read, dice=thrown))
+    script.observation(read)
+    _, events = run(Referee.new(RefereeSettings(mode="players")), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"]) for e in events if e.event == "play"]
+    assert plays[-1] == ("light", False)
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
@@ -192,60 +210,6 @@ def test_the_same_play_read_right_at_the_throw_is_called(seating: Seating) -> No
     script.observation(after)
     _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert _calls(events) == [("illegal_play", "light")]
-
-
-# -- the dice lost while checkers move -----------------------------------------------
-
-
-@pytest.mark.parametrize("seating", SEATINGS, ids=str)
-@pytest.mark.parametrize("mode", ["strict", "players"])
-def test_dice_out_of_sight_while_checkers_move_are_not_a_finished_play(
-        seating: Seating, mode: str) -> None:
-    script, dark = _to_roll(seating)
-    play = parse_play(dark, "24/18 24/18 13/7 13/7", 6, 6)
-    boards = partial_positions(dark, play)
-    thrown = script.throw(dark, DARK, (6, 6))
-    script.stable(boards[1])  # half the play moved, the dice missed by the camera
-    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)
-    assert not _calls(events)
-    assert not [e for e in events if e.event == "play" and e.player == "dark"]
-    assert names(events)[-1] == "warning:look"
-    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
-    # The dice are seen again where they lay, the play is finished, the dice picked up.
-    script.stable(boards[1], thrown)
-    script.stable(boards[3], thrown)
-    script.stable(boards[3])
-    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)
-    assert not _calls(events)
-    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
-    assert plays[-1] == ("dark", True, str(play))
-    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
-
-
-@pytest.mark.parametrize("seating", SEATINGS, ids=str)
-def test_a_half_play_seen_with_the_dice_down_then_picked_up_is_called(
-        seating: Seating) -> None:
-    script, dark = _to_roll(seating)
-    play = parse_play(dark, "24/18 24/18 13/7 13/7", 6, 6)
-    boards = partial_positions(dark, play)
-    thrown = script.throw(dark, DARK, (6, 6))
-    script.stable(boards[1], thrown)
-    script.stable(boards[1])
-    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
-    assert _calls(events) == [("illegal_play", "dark")]
-
-
-@pytest.mark.parametrize("seating", SEATINGS, ids=str)
-def test_dice_lost_with_a_half_play_then_the_opponents_throw_judges_it(
-        seating: Seating) -> None:
-    script, dark = _to_roll(seating)
-    play = parse_play(dark, "24/18 24/18 13/7 13/7", 6, 6)
-    boards = partial_positions(dark, play)
-    script.throw(dark, DARK, (6, 6))
-    script.stable(boards[1])
-    script.throw(boards[1].with_turn(LIGHT), LIGHT, (3, 1), spot=2)
-    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
-    assert _calls(events) == [("illegal_play", "dark")]
 
 
 # -- out of step: dice in both halves, or after a throw taken back --------------------

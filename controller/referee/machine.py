@@ -71,8 +71,8 @@ from controller.referee.plays import (
     is_bear_off_race,
     is_forced,
     judge_play,
-    legal_judgement,
     nearest_legal,
+    tall_stack_misread,
 )
 from controller.referee.settings import RefereeSettings
 from controller.referee.throws import (
@@ -207,14 +207,6 @@ class Referee:
     rereads: tuple[tuple[int, int], ...] = ()
     """PLAY: (value recorded, value read) for each time one of the mover's dice was read
     with another value where it lay: the roll itself may have been misread."""
-    board_down: tuple[Counts, ...] | None = None
-    """PLAY: the checkers (points, then the bar) of the last board seen with the mover's
-    dice down.  Players finish moving, then pick up the dice: a board whose checkers
-    changed as the dice went out of sight was never seen as the play's end, and may
-    be a play caught half-way with the dice missed by the camera (rendered
-    960b5e2b053c seed 9: both dice of a 6-6 unseen for 1.5 s while the second half
-    was still to be moved; a false ``illegal_play``).  Such a board is not judged
-    illegal until the dice are seen again and picked up, or the opponent throws."""
     taken_back: bool = False
     """ROLL: the last throw was picked up with nothing moved (taken back): whose turn it
     is may be in doubt, so the next throw in the opponent's half is theirs (a resync),
@@ -569,7 +561,7 @@ class Referee:
         out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
                  tie=False)
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       rereads=(), misread=(), board_down=None, taken_back=False,
+                       rereads=(), misread=(), taken_back=False,
                        message=_play_message(session.game), before_roll=state.session)
 
     def _doubted_opening(self, observation: Observation, seen: tuple[Die, ...],
@@ -1061,8 +1053,7 @@ class Referee:
             return self._void(verdict, player, seen, out)
         state = self._accept_throw(player, seen, verdict, out)
         if observation is not None and state.stage is Stage.PLAY:
-            state = replace(state, misread=state._misread_at(observation),
-                            board_down=_checkers(observation))
+            state = replace(state, misread=state._misread_at(observation))
         return state
 
     def _misread_at(self, observation: Observation) -> tuple[tuple[int, int, int], ...]:
@@ -1096,6 +1087,22 @@ class Referee:
                 off = fixed
         return replace(observation, points=tuple(points), bar=bar, off=off)
 
+    def _misread_doubt(self, observation: Observation, judgement: PlayJudgement) -> str:
+        """Why an illegal-looking board may be a misreading of a legal play ('' if not):
+        a tall stack read a checker short (``Plausibility.tall_stack``), or the same
+        differences from the record as at the throw (``misread``)."""
+        game = self.game
+        assert game.dice is not None and judgement.after is not None
+        stack = tall_stack_misread(game.position, judgement.after, game.dice,
+                                   PLAUSIBLE.tall_stack)
+        if stack is not None:
+            return (f"a legal play but for a checker of the tall stack on point {stack[0]} "
+                    "read as borne off: the stack may be misread")
+        if self._misread_legal(observation) is not None:
+            return ("the board differs from a legal play where it already differed from the "
+                    "record at the throw: misread?")
+        return ""
+
     def _misread_legal(self, observation: Observation) -> PlayJudgement | None:
         """The legal judgement of the board with the throw's misreadings taken out, if it
         is a legal play (see ``misread``)."""
@@ -1125,7 +1132,7 @@ class Referee:
             return state
         out.emit("roll", colour_name(player), dice=list(verdict))
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       rereads=(), misread=(), board_down=None, taken_back=False,
+                       rereads=(), misread=(), taken_back=False,
                        message=_play_message(session.game), before_roll=state.session)
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
@@ -1246,12 +1253,6 @@ class Referee:
     # PLAY -----------------------------------------------------------------
 
     def _play(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
-        kept = split_dice(seen, self.dice_down, self.settings.die_tolerance)[0]
-        state = replace(self, board_down=_checkers(observation)) if kept else self
-        return state._play_on(observation, seen, out)
-
-    def _play_on(self, observation: Observation, seen: tuple[Die, ...],
-                 out: "_Out") -> "Referee":
         tolerance = self.settings.die_tolerance
         kept, fresh = split_dice(seen, self.dice_down, tolerance)
         gone = split_dice(self.dice_down, kept, tolerance)[1]
@@ -1378,29 +1379,24 @@ class Referee:
                 judgement = PlayJudgement(
                     "unclear", judgement.after, judgement.move,
                     ("fewer checkers read borne off than the tray showed during the play",))
-            if judgement.kind == "illegal" and not fresh and self.board_down is not None \
-                    and _checkers(observation) != self.board_down:
-                out.warn("look", f"{colour_name(game.turn)}'s dice went out of sight while "
-                                 "checkers moved: is the play finished?", move=judgement.move)
-                return self
-            if judgement.kind == "illegal" and not self.resynced:
-                # (With the record in doubt, the lenient path below takes the board as
-                # it stands instead.)
-                misread = self._misread_legal(observation)
-                if misread is not None:
-                    judgement = PlayJudgement(
-                        "unclear", judgement.after, judgement.move,
-                        ("the board differs from a legal play where it already differed "
-                         "from the record at the throw: misread?",), likely=misread.after)
+            if judgement.kind == "illegal" and not self.resynced and (
+                    self.settings.mode == "strict" or (judgement.after is not None
+                                                       and judgement.after.winner() is not None)):
+                # Called at once (no opponent to decide): a board the camera may have
+                # misread is a look instead.  (Players mode leaves the verdict to the
+                # opponent, and the play standing keeps the record with the board: on
+                # rendered streams a look there left the record a checker off the board
+                # when it was the record that was wrong.  With the record in doubt, the
+                # lenient path below takes the board as it stands.)
+                doubt = self._misread_doubt(observation, judgement)
+                if doubt:
+                    judgement = PlayJudgement("unclear", judgement.after, judgement.move,
+                                              (doubt,))
             if judgement.kind == "unclear":
                 out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
                          move=judgement.move)
         if judgement.kind == "unclear":
-            nearest = None
-            if fresh and judgement.likely is not None:
-                nearest = legal_judgement(game.position, judgement.likely, game.dice)
-            elif fresh:
-                nearest = nearest_legal(game.position, judgement.after, game.dice)
+            nearest = nearest_legal(game.position, judgement.after, game.dice) if fresh else None
             if nearest is None:
                 thrower = game.turn.opponent
                 if reading is not None and _a_throw(fresh) and \
@@ -1662,11 +1658,6 @@ def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
             used_g.add(j)
             out.append((fresh[i], gone[j]))
     return out
-
-
-def _checkers(observation: Observation) -> tuple[Counts, ...]:
-    """The checkers on the board (the points, then the bar), for comparing boards."""
-    return (*observation.points, observation.bar)
 
 
 def _only_hit(before: tuple[int, ...], after: tuple[int, ...]) -> bool:

@@ -100,9 +100,6 @@ class PlayJudgement:
     closest: tuple[str, ...] = ()
     """For an illegal play: the nearest legal plays, in notation."""
     play: Play | None = None
-    likely: Position | None = None
-    """For an unclear board: the legal result it is most likely a misreading of
-    (recorded once the play is certainly over), when the judge knows one."""
 
 
 def judge_play(before: Position, reading: BoardReading, seating: Seating,
@@ -130,13 +127,6 @@ def judge_play(before: Position, reading: BoardReading, seating: Seating,
             all(kind in VAGUE_KINDS for kind in verdict.kinds)
             and not near_legal(before, after, dice, plausibility.vague_within)):
         return PlayJudgement("unclear", after, move, verdict.reasons)
-    stack = tall_stack_misread(before, after, dice, plausibility.tall_stack)
-    if stack is not None:
-        point, legal = stack
-        return PlayJudgement("unclear", after, move,
-                             (f"a legal play but for the count of a tall stack (point {point}) "
-                              "and the checkers borne off: the stack may be misread",),
-                             likely=legal)
     return PlayJudgement("illegal", after, move, verdict.reasons,
                          tuple(str(p) or "no move" for p in verdict.closest))
 
