@@ -1,10 +1,12 @@
 """Dice the whole pipeline's board stage used to miss, round three (issue 4, recall): the
 pips of a small blurred die a little unalike in slant, a big die's one linked with a
 pip of the die beside it, the ones of big dice too wide for the quick look's top-hat,
-and small dice whose strongly contrasting pips join in the quick look.  Drawn cases
+small dice whose strongly contrasting pips join in the quick look; and the board
+showing where two checkers touch, read as a one or a two.  Drawn cases
 test each cause alone; rendered frames (bench/vision_accuracy.py's numbering, read from
 a 2x still as vision/stills.py reads a settled throw) test the whole stage."""
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -13,11 +15,17 @@ import pytest
 
 from tests.test_dice import FULL, SUPER
 from tests.test_dice_recall import live_read
+from vision.calibration import Calibration
+from vision.camera.base import Still
 from vision.dice.board import BoardDiceConfig
+from vision.dice.checker import in_a_waist
 from vision.dice.faces import find_faces
 from vision.dice.off_field import OffFieldConfig
 from vision.dice.pips import Pip
 from vision.dice.propose import ProposeConfig, blobs
+from vision.pipeline import BoardReader
+from vision.synth.generate import random_scene
+from vision.synth.render import render
 
 BOARD = BoardDiceConfig()
 FACES = BOARD.detect.faces
@@ -101,3 +109,44 @@ def test_a_big_pip_is_proposed_by_the_wide_top_hat() -> None:
 def test_rendered_dice_missed_before_are_read(seed: int, die: int, why: str) -> None:
     expected, read = live_read(seed)
     assert read[die] == expected[die][0], why
+
+
+def test_the_board_where_two_checkers_touch_is_no_die() -> None:
+    # the checker mask, drawn from the circles found, closes the gap where two checkers
+    # of a point touch: the wedges of board there lie on it
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.circle(mask, (100, 70), 31, 255, -1)
+    cv2.circle(mask, (100, 130), 31, 255, -1)  # overlapping a little
+    die = 24.0
+    assert in_a_waist((95.0, 100.0), die, mask)  # a wedge, inside the drawn mask
+    assert in_a_waist((100.0, 100.0), die, mask)  # between two wedges (a "two")
+    assert not in_a_waist((100.0, 70.0), die, mask)  # a die resting on a checker
+    assert not in_a_waist((130.0, 70.0), die, mask)  # leaning on one, over its rim
+    assert not in_a_waist((60.0, 100.0), die, mask)  # off the checkers
+
+
+def live_observation(seed: int) -> tuple[list[tuple[int, tuple[float, float]]],
+                                         list[tuple[int, tuple[float, float]]]]:
+    """Scene ``seed``'s dice and those the whole pipeline reads from it with a 2x still
+    (the live checker mask, as bench/vision_accuracy.py reads)."""
+    scene = random_scene(np.random.default_rng(seed))
+    frame, truth = render(scene)
+    corners = truth.observation.corners
+    assert corners is not None
+    height, width = frame.shape[:2]
+    big, _ = render(scene, (width * 2, height * 2))
+    still = Still(big, (0, 0, width, height), (2.0, 2.0), 0.0)
+    calibration = Calibration(corners, "manual", (width, height), profile=scene.profile)
+    seen = BoardReader(calibration=calibration).read(frame, still=still)
+    return ([(d.value or 0, d.center) for d in truth.observation.dice],
+            [(d.value or 0, d.center) for d in seen.dice])
+
+
+@pytest.mark.parametrize(("seed", "where"), [
+    (21_000_038, (365.0, 163.0)),  # a one: the wedge of board between two black checkers
+    (22_000_313, (551.0, 230.0)),  # a two: both wedges, either side of the touching point
+])
+def test_no_die_where_two_checkers_touch(seed: int, where: tuple[float, float]) -> None:
+    expected, seen = live_observation(seed)
+    assert not any(math.dist(centre, where) < 10.0 for _, centre in seen)
+    assert sorted(v for v, _ in seen) == sorted(v for v, _ in expected)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.checker import CheckerTestConfig, between_checkers, on_checker
+from vision.dice.checker import CheckerTestConfig, between_checkers, in_a_waist, on_checker
 from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig, find_pips
@@ -198,6 +198,9 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                 or between_checkers(centre, max(box[2], box[3]), checker_mask,
                                     config.checker)):
             return None
+        if face.value <= 2 and pose.flat and in_a_waist(centre, max(box[2], box[3]),
+                                                        checker_mask, config.checker):
+            return None  # the board where two checkers touch (CheckerTestConfig.waist)
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
     return BoardDie(die, (u, v), pose.reasons)

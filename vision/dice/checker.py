@@ -37,6 +37,16 @@ class CheckerTestConfig:
     cannot lie there (its centre stays at least 0.7 die edges from two checkers it
     touches both of); renders: the wedges where two checkers of a point meet, lit,
     read as ones once the quick look also proposed fainter blobs."""
+    waist: float = 0.35
+    """A flat one or two whose centre lies on the checkers but within this many die edges
+    of their edge is the board showing where two checkers of a point touch, not a die:
+    the checker mask, drawn from the circles found, closes that gap, so the wedge of
+    board there lies on the mask, a lone light blob (a one) or two of them either side
+    of the touching point (a two); checker lies on two opposite sides of it.  A die
+    resting on a checker lies well inside it (renders: its centre within 0.15 radii of
+    the checker's, a die edge or more from the rim), and one leaning on a checker from
+    beside it has checker on one side only.  Renders of tune seeds 21 and 22 (800
+    scenes): all four false dice left were such wedges."""
 
 
 def on_checker(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
@@ -85,6 +95,44 @@ def between_checkers(center: Pixel, die_size: float, mask: npt.NDArray[np.generi
 
     if on(*center):
         return False
+    return _opposite_sides(center, die_size, mask, config)
+
+
+def in_a_waist(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
+               config: CheckerTestConfig = CheckerTestConfig()) -> bool:
+    """True when ``center`` lies on the checker mask but within ``config.waist`` die
+    edges of a pixel off it (or of the mask's border), with checker ``config.gap_reach``
+    die edges from it on two opposite sides."""
+    if mask.ndim != 2:
+        raise ValueError("the checker mask is a 2-D image (non-zero = checker)")
+    height, width = mask.shape
+    cx, cy = round(center[0]), round(center[1])
+    if not (0 <= cx < width and 0 <= cy < height) or mask[cy, cx] == 0:
+        return False
+    reach = config.waist * die_size
+    r = math.ceil(reach)
+    x0, y0, x1, y1 = cx - r, cy - r, cx + r + 1, cy + r + 1
+    if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+        return True
+    dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+    disc = dx * dx + dy * dy <= reach * reach
+    if not np.any((mask[y0:y1, x0:x1] == 0) & disc):
+        return False
+    # ... with checker on two opposite sides (the two that touch), as a die leaning on
+    # one checker from beside it has not
+    return _opposite_sides(center, die_size, mask, config)
+
+
+def _opposite_sides(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
+                    config: CheckerTestConfig) -> bool:
+    """True when checker lies ``config.gap_reach`` die edges from ``center`` on two
+    opposite sides (any of four opposite pairs of eight points)."""
+    height, width = mask.shape[:2]
+
+    def on(x: float, y: float) -> bool:
+        col, row = round(x), round(y)
+        return 0 <= col < width and 0 <= row < height and bool(mask[row, col] != 0)
+
     reach = config.gap_reach * die_size
     around = [on(center[0] + reach * math.cos(a), center[1] + reach * math.sin(a))
               for a in np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)]
