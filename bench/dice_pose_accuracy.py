@@ -1,16 +1,22 @@
 """How well the board stage tells cocked dice from flat ones, on rendered boards.
 
     .venv/bin/python bench/dice_pose_accuracy.py [--n N] [--seed S] [--mix]
+        [--still-scale X] [--default-size]
 
 Renders ``N`` scenes with two dice, the first cocked (``random_scene(rng,
 dice=2, cocked=True)``: tilted 15-35 degrees against a checker, 12-35 against
 the rail, or about 11.5 partly on a checker; the second cocked 12 % of the
 time), or with ``--mix`` the benchmark's natural mix (``random_scene(rng)``),
-each at 1280x720 and again at twice that, and reads the dice from the frame
-alone and from the 2x capture with the frame's calibration (as the live
-reader does).  Only dice at least 90 % visible and found within 15 pixels of
-their truth count.  Prints per path the cocked recall and the flat false
-alarms, for the tuned styles and apart for the boards and checkers of
+each at 1280x720 and again at ``--still-scale`` times that (2 by default; a
+Pi Camera Module 2 still is 2.56 times the video's view, a Module 3 still
+3.6, see ``hardware/camera.md``), and reads the dice from the frame alone
+and from the still with the frame's calibration (as the live reader does).
+The dice are read with the truth's checker mask and the scene's own die size,
+or with ``--default-size`` the configured one (3 % of the field, as the
+pipeline reads the renderer's 12-17 mm dice).  Only dice
+at least 90 % visible and found within 15 pixels of their truth count.  Prints
+per path the cocked recall and the flat false alarms, for the tuned styles
+and apart for the boards and checkers of
 ``bench/vision_accuracy.py``'s HELD_OUT (never looked at while tuning), and
 the cocked recall by tilt and by dice style.  The issue's goal: 95 % recall at
 most 1 % false alarms, on held-out styles.  Flat dice with something to lean on
@@ -38,7 +44,7 @@ from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
 from vision.synth.render import render
 
-PATHS = ("frame", "2x")
+PATHS = ("frame", "still")
 TILTS = ((0.0, 14.0), (14.0, 20.0), (20.0, 26.0), (26.0, 46.0))
 
 
@@ -88,6 +94,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--mix", action="store_true",
                         help="the natural mix of scenes instead of a cocked die in each")
+    parser.add_argument("--still-scale", type=float, default=2.0,
+                        help="the still's size over the 1280x720 frame's (2; Module 3: 3.6)")
+    parser.add_argument("--default-size", action="store_true",
+                        help="read with the configured die size, not the scene's")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     tallies = {path: Tally() for path in PATHS}
@@ -98,13 +108,14 @@ def main() -> None:
         corners = truth.observation.corners
         if corners is None:
             continue
-        big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
+        big, _ = render(scene, (round(frame.shape[1] * args.still_scale),
+                                round(frame.shape[0] * args.still_scale)))
         field_map = FieldMap.from_corners(corners)
         mask = np.zeros(frame.shape[:2], np.uint8)
         for checker in truth.checkers:
             cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
-        config = BoardDiceConfig(die_size=scene.dimensions.die_mm
-                                 / scene.dimensions.field_width_mm)
+        config = BoardDiceConfig() if args.default_size else BoardDiceConfig(
+            die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
         held = scene.style.board.name in HELD_OUT or scene.style.checkers.name in HELD_OUT
         split = "held-out" if held else "tuned"
         # the truth's dice are the scene's, in order, where the camera sees them
@@ -114,7 +125,8 @@ def main() -> None:
                 dice = read_board_dice(frame, field_map, scene.profile, checker_mask=mask,
                                        config=config)
             else:
-                dice = read_board_dice(frame, field_map, scene.profile, hires=big, scale=2.0,
+                dice = read_board_dice(frame, field_map, scene.profile, hires=big,
+                                       scale=big.shape[1] / frame.shape[1],
                                        checker_mask=mask, config=config)
             for die, visible in zip(truth.observation.dice, truth.dice_visible, strict=True):
                 if visible < 0.9:
@@ -130,10 +142,12 @@ def main() -> None:
                                     config.pose.support)
                 tallies[path].add(split, tilt, scene.style.dice.name, not near[0].flat, leaning)
     print(f"{args.n} {'mixed' if args.mix else 'cocked-die'} scenes, seed {args.seed}, "
+          f"still {args.still_scale:g}x, "
+          f"{'configured' if args.default_size else 'scene'} die size, "
           f"{time.perf_counter() - start:.0f} s; held out: {', '.join(HELD_OUT)}")
     for path in PATHS:
         tallies[path].report("read from the 1280x720 frame" if path == "frame"
-                             else "read from a 2x capture")
+                             else f"read from a {args.still_scale:g}x still")
 
 
 if __name__ == "__main__":
