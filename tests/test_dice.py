@@ -314,14 +314,17 @@ def test_a_side_face_toward_the_nadir_is_perspective_away_from_it_a_tilt() -> No
     assert face.value == 4
     # the field 1333 px wide (40 px dice), the nadir 0.45 field widths away:
     # a flat die there shows sides 0.45 / (1.3 - 0.03) = 0.35 die edges wide
-    toward = assess(gray, face, 40.0, nadir=(100.0 + 600.0, 100.0), field_pixels=1333.0)
-    away = assess(gray, face, 40.0, nadir=(100.0 - 600.0, 100.0), field_pixels=1333.0)
-    unknown = assess(gray, face, 40.0)
+    # (with something to lean on: in open space no die is called cocked)
+    toward = assess(gray, face, 40.0, nadir=(100.0 + 600.0, 100.0), field_pixels=1333.0,
+                    supported=True)
+    away = assess(gray, face, 40.0, nadir=(100.0 - 600.0, 100.0), field_pixels=1333.0,
+                  supported=True)
+    unknown = assess(gray, face, 40.0, supported=True)
     assert toward.flat, toward.reasons
     assert not away.flat and any("body" in r for r in away.reasons)
     assert not unknown.flat
     # straight below the camera no side shows: the same band is a tilt
-    below = assess(gray, face, 40.0, nadir=(102.0, 100.0), field_pixels=1333.0)
+    below = assess(gray, face, 40.0, nadir=(102.0, 100.0), field_pixels=1333.0, supported=True)
     assert not below.flat
     # without the band the die is flat wherever the nadir is
     plain = banded_die(0.0)
@@ -345,9 +348,13 @@ def rendered_poses(tilt: float, leans: Sequence[float], camera: Any = None,
     """(dice read, dice read as cocked) over renders of six dice a frame, every
     die style, each die tilted ``tilt`` degrees toward each of ``leans``; with a
     ``still_scale`` above 1 the dice are read from the scene rendered again that
-    much bigger, as from a still; ``camera`` (a synth CameraPose) or the default."""
+    much bigger, as from a still; ``camera`` (a synth CameraPose) or the default.
+    The dice lie in open space, where nothing could hold them tilted: read with
+    ``cocked_needs_support`` off, so that the cues themselves are what is tested."""
     import math
 
+    from vision.dice.board import BoardDiceConfig
+    from vision.dice.pose import PoseConfig
     from vision.synth import render
     from vision.synth.scene import DiePlacement, Scene
     from vision.synth.styles import BOARD_STYLES, CHECKER_STYLES, DICE_STYLES, Style
@@ -355,6 +362,7 @@ def rendered_poses(tilt: float, leans: Sequence[float], camera: Any = None,
     boards = {b.name: b for b in BOARD_STYLES}
     checkers = {c.name: c for c in CHECKER_STYLES}
     dice_styles = {d.name: d for d in DICE_STYLES}
+    config = BoardDiceConfig(pose=PoseConfig(cocked_needs_support=False))
     read = cocked = 0
     for board_name, checker_name, dice_name in LOOKS:
         style = Style(boards[board_name], checkers[checker_name], dice_styles[dice_name])
@@ -370,7 +378,7 @@ def rendered_poses(tilt: float, leans: Sequence[float], camera: Any = None,
                 size = (round(frame.shape[1] * still_scale), round(frame.shape[0] * still_scale))
                 still = {"hires": render(scene, size)[0], "scale": still_scale}
             seen = read_board_dice_details(frame, FieldMap.from_corners(truth.observation.corners),
-                                           TOURNAMENT, **still)
+                                           TOURNAMENT, config=config, **still)
             for die in truth.observation.dice:
                 match = [s for s in seen if math.dist(s.die.center, die.center) < 15.0]
                 if match:

@@ -131,7 +131,7 @@ def test_squash_pools_the_pips_and_a_fours_corners() -> None:
 def test_squashed_pips_call_a_sharp_die_cocked_and_a_blurred_one_flat() -> None:
     gray = np.full((200, 200), 200, np.uint8)
     face = face_of(4, 0.0, ratio=0.8)
-    config = PoseConfig()
+    config = PoseConfig(cocked_needs_support=False)  # the cues alone, as in open space
     sharp = assess(gray, face, 40.0, config, source_die=config.fine_die_pixels)
     small = assess(gray, face, 40.0, config, source_die=config.fine_die_pixels - 1.0)
     unknown = assess(gray, face, 40.0, config)
@@ -149,7 +149,7 @@ def test_a_small_sharp_die_keeps_the_lenient_band_margin() -> None:
     # flat die's right side may show 0.236 die edges wide (camera 1.3 fields up)
     gray = np.full((200, 200), 200, np.uint8)
     face = face_of(4, 0.0)
-    config = PoseConfig(fine_die_pixels=28.0)
+    config = PoseConfig(fine_die_pixels=28.0, cocked_needs_support=False)
     field_pixels = 40.0 / 0.03
     nadir = (100.0 + 0.3 * field_pixels, 100.0)
     # a sliver 0.84 die edges right of the centre: a band of 0.45, 0.21 too wide
@@ -288,3 +288,38 @@ def test_a_one_leaning_shows_a_single_sliver_on_a_side_turned_away() -> None:
 
     assert read(False)
     assert not read(True)
+
+
+def test_a_die_in_open_space_is_flat_whatever_its_cues() -> None:
+    gray = np.full((200, 200), 200, np.uint8)
+    face = face_of(4, 0.0, ratio=0.8)  # squashed well past every bound
+    config = PoseConfig()
+    assert config.use_support and config.cocked_needs_support
+    alone = assess(gray, face, 40.0, config, source_die=40.0)
+    assert alone.flat and alone.reasons == ()
+    assert alone.pip_ratio == pytest.approx(0.8)  # measured all the same
+    leaning = assess(gray, face, 40.0, config, source_die=40.0, supported=True)
+    assert not leaning.flat
+    # the rule off, or support not looked at: the cues decide in open space too
+    assert not assess(gray, face, 40.0, replace(config, cocked_needs_support=False),
+                      source_die=40.0).flat
+    assert not assess(gray, face, 40.0, replace(config, use_support=False),
+                      source_die=40.0).flat
+
+
+def test_a_die_lying_on_a_checker_is_not_held_by_it() -> None:
+    field_map, die = straight_field()
+    shape = (int(50 + 1000 / TOURNAMENT.field_aspect) + 60, 1200)
+    middle = (0.25, 0.5)
+    x, y = field_map.image_point(*middle)
+    under = np.zeros(shape, np.uint8)
+    cv2.circle(under, (round(x + 5.0), round(y)), 33, 255, -1)  # the die on its top face
+    assert not supported(middle, die, field_map, TOURNAMENT, under)
+    assert supported(middle, die, field_map, TOURNAMENT, under,
+                     SupportConfig(below_counts=True))
+    # the rail still holds a die lying on a checker by it
+    u, v = 0.6 * die, 0.5
+    x, y = field_map.image_point(u, v)
+    rail = np.zeros(shape, np.uint8)
+    cv2.circle(rail, (round(x), round(y)), 33, 255, -1)
+    assert supported((u, v), die, field_map, TOURNAMENT, rail)

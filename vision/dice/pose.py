@@ -52,18 +52,17 @@ class PoseConfig:
     """Least median minor/major ratio of the top face's pips (1 = round), for
     dice read from fewer than ``fine_die_pixels``: their pips are a few pixels
     across, blurred round or squashed by a pixel either way."""
-    fine_die_pixels: float = 36.0
+    fine_die_pixels: float = 28.0
     """Dice of the configured size at least this many pixels wide in the image
     they are read from get the ``fine_*`` thresholds (if ``fine_min_size``
     holds too).  The high-resolution capture (twice the 1280x720 frame) shows
     the benchmark's dice 29-47 pixels wide, the frame 15-23 (300 renders of
     ``bench/dice_pose_accuracy.py``'s seed 21); a Pi Camera Module 3 still
-    about 73.  At 36 half the dice of a 2x still are read with the frame's
-    lenient thresholds.  28 (with ``fine_band_pixels``) found 103 of 142
-    cocked dice there instead of 85 with no more of 480 flat dice called
-    cocked, but in ``bench/vision_accuracy.py --n 400 --seed 8`` it called
-    1.31 -> 2.35 % of flat dice cocked for 60 -> 62 % of cocked dice found, so
-    36 stays until that is understood (docs/vision.md, Flat or cocked)."""
+    about 73.  At 36 half the dice of a 2x still were read with the frame's
+    lenient thresholds; 28 found 103 of 142 cocked dice there instead of 85.
+    Its false alarms in the pipeline (small flat dice in open space, flat dice
+    lying on a checker) are kept off by ``cocked_needs_support`` and
+    ``SupportConfig.below_counts``."""
     fine_band_pixels: float = 36.0
     """Dice narrower than this in the image they are read from keep
     ``band_margin`` even when they get the other ``fine_*`` thresholds: a
@@ -190,12 +189,23 @@ class PoseConfig:
     sides: SideConfig = field(default_factory=SideConfig)
     support: SupportConfig = field(default_factory=SupportConfig)
     """Where a die counts as having something to lean on (read by the caller)."""
-    use_support: bool = False
+    use_support: bool = True
     """Judge a die with support by ``supported_squash`` and its other looser
-    bounds.  Off for now: on ``bench/dice_pose_accuracy.py`` it finds more
-    cocked dice with no more false alarms, but in ``bench/vision_accuracy.py
-    --n 400 --seed 8`` it called 1.31 -> 2.35 % of flat dice cocked and found
-    no more cocked ones (why is not yet known; docs/vision.md)."""
+    bounds, and one without by ``cocked_needs_support``.  (Off until the
+    pipeline's false alarms with it were understood: with a checker under the
+    die counted as support and dice in open space judged by the fine bounds,
+    ``bench/vision_accuracy.py --n 400 --seed 8`` called 1.31 -> 2.35 % of
+    flat dice cocked; docs/vision.md, Flat or cocked.)"""
+    cocked_needs_support: bool = True
+    """With ``use_support``: a die with nothing to lean on within reach is flat
+    whatever its other cues say (a die cannot stay tilted in open space).  The
+    fine cues' false alarms were mostly such dice, the others flat dice lying
+    on a checker (``SupportConfig.below_counts``): renders as the pipeline reads
+    them (2x still, the checker mask of the checkers found, the configured die
+    size), seeds 21-22, tuned styles, ``fine_die_pixels`` 28: 8 of the 11 flat
+    dice called cocked of 666 lay in open space, mostly small dice (12-14 mm
+    against the configured 3 % of the field) whose pips measured squashed
+    0.87-0.91; all 83 cocked dice had support within reach."""
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
@@ -256,6 +266,7 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     the die has a checker, the rail or the bar within reach to lean on
     (:func:`.support.supported`); a sharp die is then judged by
     ``supported_squash`` and ``fine_band_margin``."""
+    open_space = config.use_support and not supported
     supported = supported and config.use_support
     height = config.camera_height if camera_height is None else camera_height
     fine = (source_die is not None and source_die >= config.fine_die_pixels
@@ -310,6 +321,8 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
             reasons.append(f"body {size:.2f} die edges long")
         if fill < config.min_body_fill:
             reasons.append(f"body fills {fill:.0%} of its rectangle")
+    if open_space and config.cocked_needs_support:
+        reasons = []
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
                 tuple(reasons))
 

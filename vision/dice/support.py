@@ -38,6 +38,11 @@ class SupportConfig:
     had one within 0.8."""
     samples: int = 24
     """Points on the circle looked at in the checker mask."""
+    below_counts: bool = False
+    """Whether checkers count when the die's centre lies on one.  A die whose
+    centre is on a checker lies on its flat top face: it cannot lean on that
+    checker (a die cocked partly onto a checker has its centre off it), and the
+    checker's rim within reach on every side is no sign of a lean."""
 
     def __post_init__(self) -> None:
         if not self.reach > 0.0 or self.samples < 4:
@@ -63,6 +68,11 @@ def supported(uv: tuple[float, float], die: float, field_map: FieldMap, profile:
     if checker_mask.ndim != 2:
         raise ValueError("the checker mask is a 2-D image (non-zero = checker)")
     height, width = checker_mask.shape
+    if not config.below_counts:
+        x, y = field_map.image_point(u, v)
+        col, row = round(x), round(y)
+        if 0 <= col < width and 0 <= row < height and checker_mask[row, col] != 0:
+            return False
     for k in range(config.samples):
         angle = 2.0 * math.pi * k / config.samples
         x, y = field_map.image_point(u + reach_u * math.cos(angle), v + reach_v * math.sin(angle))
