@@ -1,6 +1,7 @@
 """Vision accuracy: the whole pipeline on rendered boards and on real photos.
 
     .venv/bin/python bench/vision_accuracy.py [--n 1000] [--seed 1] [--jobs 2] [--frame-only]
+        [--still-scale 2]
 
 Rendered boards (``vision.synth``, every style, the field's corners given as a
 calibration would give them): per-point count accuracy, whole-board exact
@@ -12,9 +13,11 @@ occlusion recall and false alarms; the table is also split by board and
 checker style, and the styles named in HELD_OUT are reported apart (never
 look at them while tuning).  Dice are read as the live reader reads a
 settled throw (:mod:`vision.stills`): from a still of the same view at twice
-the size (the scene rendered again); ``--frame-only`` reads them from the
-1280x720 frame.  Real photos: the labelled board frames in
-``shared/data/real-boards`` (the same measures) and the dice photos in
+the size (the scene rendered again; ``--still-scale``: a Pi Camera Module 2
+still is 2.56 times the video's view, a Module 3 still 3.6, see
+``hardware/camera.md``); ``--frame-only`` reads them from the 1280x720 frame.
+Real photos: the labelled board frames in ``shared/data/real-boards`` (the
+same measures) and the dice photos in
 ``shared/data/dice-photos/valid`` (value accuracy and detection recall).
 
 Goals (issue 4): per-point counts >= 99.9 %, whole board >= 99 % of
@@ -24,6 +27,7 @@ as a state.
 """
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -223,11 +227,16 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--frame-only", action="store_true",
                         help="read the dice from the 1280x720 frame, without the still")
+    parser.add_argument("--still-scale", type=float, default=STILL_SCALE,
+                        help="the still's size over the frame's (Module 3: 3.6)")
     args = parser.parse_args()
+    if not args.still_scale > 1.0:
+        parser.error("--still-scale is above 1 (--frame-only reads without a still)")
     seeds = [args.seed * 1_000_000 + i for i in range(args.n)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(_run_frame_only if args.frame_only else run_render, seeds,
-                                chunksize=4))
+        run = _run_frame_only if args.frame_only else functools.partial(
+            run_render, still_scale=args.still_scale)
+        results = list(pool.map(run, seeds, chunksize=4))
     rows: dict[str, Tally] = defaultdict(Tally)
     for board, checkers, tally in results:
         rows["all renders"].add(tally)
@@ -236,7 +245,7 @@ def main() -> int:
         rows[f"board {board}"].add(tally)
         rows[f"checkers {checkers}"].add(tally)
     rows["real boards (8)"] = real_boards()
-    source = "the frame" if args.frame_only else f"a {STILL_SCALE:g}x still"
+    source = "the frame" if args.frame_only else f"a {args.still_scale:g}x still"
     print(f"{args.n} rendered frames (seed {args.seed}), dice read from {source}; "
           f"held out: {', '.join(HELD_OUT)}\n")
     print_table(dict(rows))
