@@ -42,16 +42,17 @@ def covered_shares(edges: EdgeMap, centres: Floats, radius: float, rim: RimConfi
     px = centres[:, 0, None] + radius * COS[None, :]
     py = centres[:, 1, None] + radius * SIN[None, :]
     above: list[list[int]] = [[] for _ in range(n)]
-    for a in range(n):
-        for b in range(a + 1, n):
-            if np.hypot(*(centres[a] - centres[b])) >= config.overlap * radius:
-                continue
-            a_shows = _showing(px[a], py[a], hit[a], seen[a], centres[b], radius, config)
-            b_shows = _showing(px[b], py[b], hit[b], seen[b], centres[a], radius, config)
-            if b_shows > a_shows:
-                above[a].append(b)
-            else:
-                above[b].append(a)
+    apart = centres[:, None, :] - centres[None, :, :]
+    close = np.hypot(apart[..., 0], apart[..., 1]) < config.overlap * radius
+    # The pairs that overlap, in the order a nested loop meets them (a first, then b).
+    for first, second in zip(*np.nonzero(np.triu(close, 1)), strict=True):
+        a, b = int(first), int(second)
+        a_shows = _showing(px[a], py[a], hit[a], seen[a], centres[b], radius, config)
+        b_shows = _showing(px[b], py[b], hit[b], seen[b], centres[a], radius, config)
+        if b_shows > a_shows:
+            above[a].append(b)
+        else:
+            above[b].append(a)
     shares = []
     for i in range(n):
         if not above[i]:
