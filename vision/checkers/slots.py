@@ -60,7 +60,7 @@ class SlotConfig:
     rail_margin: float = 0.55
     """A centre on a slot lies at least this far from the field's border."""
     outer_shift: float = 0.45
-    """On the two outermost points of each row, every slot is also looked at this far
+    """On the outermost point at each end of a row, every slot is also looked at this far
     (radii) further out sideways: the camera sees a stack there from the side, and
     parallax moves a checker's face outwards by up to 10 pixels at the field's corners
     (a dark checker on a dark point in a corner stood 10 pixels out and scored 0.38 at its
@@ -387,8 +387,10 @@ def _places(circles: list[Circle], profile: BoardProfile, width: int, height: in
     py = np.broadcast_to((along if top else height - along)[None, :], pick.shape)[pick]
     places = np.column_stack([px, py])
     if config.outer_shift > 0.0:
-        # The outermost points' slots once more, further out sideways (parallax).
-        edge = 1.5 * profile.point_width * width
+        # The outermost points' slots once more, further out sideways (parallax): their
+        # middle lines lie half a point's width from the field's side edges, the next
+        # points' a width and a half.
+        edge = profile.point_width * width
         outer = (px < edge) | (px > width - edge)
         side = np.where(px[outer] > 0.5 * width, 1.0, -1.0)
         places = np.vstack([places, np.column_stack(
