@@ -323,3 +323,18 @@ def test_a_die_lying_on_a_checker_is_not_held_by_it() -> None:
     rail = np.zeros(shape, np.uint8)
     cv2.circle(rail, (round(x), round(y)), 33, 255, -1)
     assert supported((u, v), die, field_map, TOURNAMENT, rail)
+
+
+def test_the_other_die_beside_holds_a_die() -> None:
+    field_map, die = straight_field()
+    middle = (0.25, 0.5)
+    beside = (0.25 + 1.2 * die, 0.5)  # centres 1.2 die edges apart: one leans on the other
+    below = (0.25, 0.5 + 1.2 * die * TOURNAMENT.field_aspect)
+    far = (0.25 + 2.0 * die, 0.5)
+    for other, expected in ((beside, True), (below, True), (far, False)):
+        assert supported(middle, die, field_map, TOURNAMENT, None,
+                         others=[middle, other]) is expected  # itself is no support
+    assert not supported(middle, die, field_map, TOURNAMENT, None, SupportConfig(die_reach=1.0),
+                         others=[beside])
+    with pytest.raises(ConfigError, match="die_reach"):
+        SupportConfig(die_reach=-1.0)

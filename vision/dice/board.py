@@ -14,6 +14,7 @@ what the design intends.  Positions are reported in the pixels of ``frame``.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -145,7 +146,8 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     propose = config.propose if hires is not None else config.propose.for_frame()
     found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, propose,
                         checker_mask)
-    found: list[BoardDie] = []
+    faces: list[tuple[Face, npt.NDArray[np.uint8], tuple[float, float],
+                      tuple[float, float]]] = []
     for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
         read = read_window(source, source_map, window, (rect_w, rect_h), nadir, config)
         gray, origin, local_nadir = read.gray, read.origin, read.nadir
@@ -157,10 +159,15 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
             if _row_goes_on_outside(face, gray.shape, origin, source, source_map,
                                     (rect_w, rect_h), config):
                 continue
-            die = _board_die(face, gray, (u, v), field_map, profile, checker_mask, config,
-                             local_nadir, rect_w, camera_height=height, scale=scale)
-            if die is not None:
-                found.append(die)
+            faces.append((face, gray, (u, v), local_nadir))
+    found: list[BoardDie] = []
+    for face, gray, uv, local_nadir in faces:
+        # the other dice found can hold this one tilted (the pose test's support)
+        others = [other for _, _, other, _ in faces if other != uv]
+        die = _board_die(face, gray, uv, field_map, profile, checker_mask, config,
+                         local_nadir, rect_w, camera_height=height, scale=scale, others=others)
+        if die is not None:
+            found.append(die)
     return sorted(found, key=lambda d: d.field_uv)
 
 
@@ -169,10 +176,12 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                checker_mask: npt.NDArray[np.generic] | None,
                config: BoardDiceConfig, nadir: tuple[float, float] | None = None,
                field_pixels: float | None = None, *, camera_height: float | None = None,
-               scale: float = 1.0) -> BoardDie | None:
+               scale: float = 1.0,
+               others: Sequence[tuple[float, float]] = ()) -> BoardDie | None:
     """The die a face found in a window shows, or None when it is no die of this board
     (the wrong size, off the field, a lone blob on the bar).  ``camera_height`` (field
-    widths) and ``scale`` (of the image read over ``field_map``'s) serve the pose test."""
+    widths), ``scale`` (of the image read over ``field_map``'s) and ``others`` (the
+    field points of the other dice found) serve the pose test."""
     tolerance = config.one_size_tolerance if face.value == 1 else config.size_tolerance
     if abs(face.die_size / config.die_pixels - 1.0) > tolerance:
         return None
@@ -187,10 +196,10 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
                   field_pixels=field_pixels, camera_height=camera_height,
                   source_die=math.sqrt(box[2] * box[3]) * scale,
-                  # looked for only when the pose test uses it (off by default)
+                  # looked for only when the pose test uses it (PoseConfig.use_support)
                   supported=config.pose.use_support and supported(
                       (u, v), config.die_size, field_map, profile, checker_mask,
-                      config.pose.support))
+                      config.pose.support, others))
     on = False
     if checker_mask is not None:
         if face.value == 1 and (

@@ -10,10 +10,11 @@ alarms down in open space and finds no cocked die by itself.
 Support is judged in the field: checkers from the caller's checker mask (in
 frame pixels, the one :func:`vision.dice.checker.on_checker` reads), sampled
 on a circle around the die's centre; the rail and the bar from the board
-profile.  The other die is not looked at (the dice are read one at a time).
+profile; the other dice from their centres as the board stage found them.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,18 +45,34 @@ class SupportConfig:
     checker (a die cocked partly onto a checker has its centre off it), and the
     checker's rim within reach on every side is no sign of a lean."""
 
+    die_reach: float = 1.45
+    """Another die whose centre is this near (die edges) can hold the die
+    tilted: two dice side by side have their centres one edge apart, one
+    leaning on the other up to about 1.4.  The renderer lays flat dice more
+    than 1.5 apart (``vision/synth/generate.py``) and leans none on another, so
+    the renders do not measure this: it keeps a die leaning on the other die
+    from being called flat by ``PoseConfig.cocked_needs_support``."""
+
     def __post_init__(self) -> None:
-        if not self.reach > 0.0 or self.samples < 4:
-            raise ConfigError("dice support: reach is positive and samples at least 4")
+        if not self.reach > 0.0 or self.samples < 4 or self.die_reach < 0.0:
+            raise ConfigError("dice support: reach is positive, samples at least 4, "
+                              "die_reach at least 0")
 
 
 def supported(uv: tuple[float, float], die: float, field_map: FieldMap, profile: BoardProfile,
               checker_mask: npt.NDArray[np.generic] | None,
-              config: SupportConfig = SupportConfig()) -> bool:
+              config: SupportConfig = SupportConfig(),
+              others: Sequence[tuple[float, float]] = ()) -> bool:
     """Whether the die at field point ``uv``, ``die`` field widths wide, has a
     checker (non-zero in ``checker_mask``, frame pixels of ``field_map``), the
-    field's edge or the bar within ``config.reach`` die edges of its centre."""
+    field's edge or the bar within ``config.reach`` die edges of its centre, or
+    another die (``others``: their centres, field points) within
+    ``config.die_reach``."""
     u, v = uv
+    for ou, ov in others:
+        apart = math.hypot((ou - u) / die, (ov - v) / (die * profile.field_aspect))
+        if 0.0 < apart <= config.die_reach:
+            return True
     reach_u = config.reach * die
     reach_v = reach_u * profile.field_aspect  # v runs over the field's depth
     left, right = profile.bar_span
