@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -90,10 +91,10 @@ def supported(uv: tuple[float, float], die: float, field_map: FieldMap, profile:
         col, row = round(x), round(y)
         if 0 <= col < width and 0 <= row < height and checker_mask[row, col] != 0:
             return False
-    for k in range(config.samples):
-        angle = 2.0 * math.pi * k / config.samples
-        x, y = field_map.image_point(u + reach_u * math.cos(angle), v + reach_v * math.sin(angle))
-        col, row = round(x), round(y)
-        if 0 <= col < width and 0 <= row < height and checker_mask[row, col] != 0:
-            return True
-    return False
+    # the circle's points mapped at once (the frame path reads every die's support)
+    angles = np.linspace(0.0, 2.0 * math.pi, config.samples, endpoint=False)
+    ring = np.stack([u + reach_u * np.cos(angles), v + reach_v * np.sin(angles)], axis=-1)
+    image = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), field_map.to_image).reshape(-1, 2)
+    cols, rows = np.rint(image[:, 0]).astype(np.int64), np.rint(image[:, 1]).astype(np.int64)
+    inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+    return bool(np.any(checker_mask[rows[inside], cols[inside]] != 0))
