@@ -32,6 +32,7 @@ from controller.referee.events import RefereeEvent
 from controller.referee.machine import Referee, Stage
 from controller.referee.plays import Plausibility, judge_play, tall_stack_misread
 from controller.referee.settings import RefereeSettings
+from controller.rules.judge import judge
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
 from controller.rules.player import Player
@@ -262,3 +263,85 @@ def test_after_a_throw_taken_back_dice_in_the_opponents_half_are_theirs(
 def die_at(seating: Seating, player: Player, value: int, spot: int) -> Die:
     """A die resting in ``player``'s half."""
     return die(value, half_of(seating, player), spot)
+
+
+# -- a six read as a three ------------------------------------------------------------
+
+
+def _dark_plays(seating: Seating, dice: tuple[int, int], text: str, true_dice: tuple[int, int],
+                mode: str = "strict") -> list[RefereeEvent]:
+    """Dark (to roll after light's opening) throws ``dice`` as read and shows the board of
+    ``text`` played with ``true_dice``, then picks up."""
+    script, dark = _to_roll(seating)
+    thrown = script.throw(dark, DARK, dice)
+    after = dark.result_of(parse_play(dark, text, *true_dice))
+    script.stable(after, thrown)
+    script.stable(after)
+    return run(Referee.new(RefereeSettings(mode=mode)), script.inputs)[1]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("mode", ["strict", "players"])
+def test_a_six_read_as_a_three_is_the_roll_the_play_fits(seating: Seating, mode: str) -> None:
+    # 3c64a794ac91 seeds 7 and 21: 6-2 read 3-2, the play legal with 6-2: a call.
+    events = _dark_plays(seating, (3, 2), "13/7 6/4", (6, 2), mode)
+    assert not _calls(events)
+    warning = [e for e in events if e.event == "warning" and e.data["reason"] == "dice"][-1]
+    assert warning.data["dice"] == [6, 2]
+    plays = [(e.player, e.data["legal"], e.data["move"], e.data["dice"]) for e in events
+             if e.event == "play"]
+    assert plays[-1] == ("dark", True, "13/7 6/4", [6, 2])
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_checker_one_pip_too_far_is_still_called(seating: Seating) -> None:
+    # 13/9 6/4 with 3-2: a checker a pip long (a legal play of 4-2, no misreading).
+    events = _dark_plays(seating, (3, 2), "13/9 6/4", (4, 2))
+    assert _calls(events) == [("illegal_play", "dark")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_double_played_three_times_is_still_called(seating: Seating) -> None:
+    # 3-3 played three times (24/21 13/7) is also the legal 6-3 24/21 13/7: a planted
+    # one_die mistake looks exactly like a 6 read as a 3 (960b5e2b053c seed 23).
+    events = _dark_plays(seating, (3, 3), "24/21 13/7", (6, 3))
+    assert _calls(events) == [("illegal_play", "dark")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_opening_six_read_as_a_three_is_the_roll_the_play_fits(seating: Seating) -> None:
+    script = Script(seating).setup()
+    bottom_is_light = seating.bottom == LIGHT
+    # Light's 2 and dark's 6, dark's read as 3: dark starts either way.
+    dice = (die(2 if bottom_is_light else 3, "right", 0), die(3 if bottom_is_light else 2,
+                                                               "left", 1))
+    script.stable(Position.initial(), dice)
+    start = Position.initial().with_turn(DARK)
+    after = start.result_of(parse_play(start, "13/7 6/4", 6, 2))
+    script.stable(after, dice)
+    script.stable(after)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"], e.data["move"], e.data["dice"]) for e in events
+             if e.event == "play"]
+    assert plays == [("dark", True, "13/7 6/4", [6, 2])]
+    assert referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_one_die_played_that_a_six_would_explain_is_still_called(seating: Seating) -> None:
+    # 960b5e2b053c seed 16: 5-3, only the 5 played.  Here dark holds light's 4- and
+    # 3-points: with 6-5 the 6 cannot be played and 10/5 alone is legal, but with 5-3
+    # it leaves the 3 unplayed, and that is what it looks like.
+    start = position({10: 1, 9: 1, 6: 3, 5: 3, 2: 3, 1: 4}, {21: 2, 22: 2, 13: 3, 8: 3, 6: 5})
+    after = shifted(start, "10/5")
+    assert judge(start, after.with_turn(DARK), 5, 3).legal is False
+    assert judge_play(start, read_board(observe(after.with_turn(DARK), seating)), seating,
+                      (6, 5)).kind == "legal"
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=start.position_id(), turn="light")
+    thrown = script.throw(start, LIGHT, (5, 3))
+    script.stable(after, thrown)
+    script.stable(after)
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert _calls(events) == [("illegal_play", "light")]

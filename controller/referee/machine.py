@@ -1103,6 +1103,54 @@ class Referee:
                     "record at the throw: misread?")
         return ""
 
+    def _pips_missed(self, reading: BoardReading, judgement: PlayJudgement,
+                     out: "_Out") -> tuple["Referee", PlayJudgement]:
+        """An illegal play that is legal with one die read as fewer pips than it shows.
+
+        The dice reader misses pips, a six's column above all (a 6 read as a 3:
+        ``Plausibility.pips_missed``): for a roll read as no double, when exactly one
+        roll with such a die read again makes the board a legal play, that was the
+        roll (a ``dice`` warning says so) and the play is legal, as for a die read two
+        ways where it lay (:meth:`_reread_roll`).  The opening roll is read again only
+        when the same player still starts.
+        """
+        game = self.game
+        before = self.before_roll
+        assert game.dice is not None and self.seating is not None
+        if before is None or before.game.phase not in (Phase.ROLL, Phase.OPENING) or \
+                game.dice[0] == game.dice[1]:
+            return self, judgement
+        fits = set()
+        for index in (0, 1):
+            read, other = game.dice[index], game.dice[1 - index]
+            for seen, shown in PLAUSIBLE.pips_missed:
+                if read != seen:
+                    continue
+                roll = (max(shown, other), min(shown, other))
+                again = judge_play(game.position, reading, self.seating, roll)
+                if again.kind == "legal" and again.play is not None and \
+                        len(again.play.moves) == 2:
+                    # Both dice played: a play of one die (the other unplayable) is what
+                    # a die left unplayed looks like (960b5e2b053c seed 16).
+                    fits.add(roll)
+        if len(fits) != 1:
+            return self, judgement
+        roll = fits.pop()
+        if before.game.phase is Phase.OPENING:
+            if roll[0] == roll[1]:
+                return self, judgement
+            starter_first = (roll[0], roll[1]) if game.turn == LIGHT else (roll[1], roll[0])
+            session = before.apply(OpeningRoll(starter_first))
+            if session.game.turn != game.turn:
+                return self, judgement
+        else:
+            session = before.apply(Roll(game.turn, roll))
+        as_read = "-".join(map(str, game.dice))
+        out.warn("dice", f"the dice were read {as_read}, but the play fits {roll[0]}-{roll[1]}: "
+                         "a die read with pips missed?", dice=list(roll))
+        state = replace(self, session=session, rereads=())
+        return state, judge_play(game.position, reading, self.seating, roll)
+
     def _misread_legal(self, observation: Observation) -> PlayJudgement | None:
         """The legal judgement of the board with the throw's misreadings taken out, if it
         is a legal play (see ``misread``)."""
@@ -1415,6 +1463,10 @@ class Referee:
                              f"{nearest.move or 'no move'}", move=nearest.move)
         if judgement.kind == "illegal" and reading is not None and self.rereads:
             state, judgement = state._reread_roll(reading, judgement, out)
+            game = state.game
+            assert game.dice is not None
+        if judgement.kind == "illegal" and reading is not None and not self.resynced:
+            state, judgement = state._pips_missed(reading, judgement, out)
             game = state.game
             assert game.dice is not None
         if judgement.kind == "illegal" and judgement.after is not None and \

@@ -72,6 +72,19 @@ class Plausibility:
     Six: the rendered misreads were stacks of five to seven; lower stacks are
     read right."""
 
+    pips_missed: tuple[tuple[int, int], ...] = ((3, 6),)
+    """(value read, value shown) of the dice misreadings taken as likely: a play that
+    is illegal with a roll read as no double, and legal with one die read again so,
+    is recorded as that roll's (a ``dice`` warning), never called.  The reader
+    misses a six's column of pips: on the rendered streams (960b5e2b053c and
+    3c64a794ac91) a 6 read as a 3 was 9 of the 25 misread rolls and three of the
+    four false calls on today's vision (3c64a794ac91 seeds 7 and 21: 6-2 read 3-2).
+    Only this pair: taking any die read two or more pips short (4 as 2, 2 as 1,
+    ...) also re-read planted mistakes in bear-offs as legal plays of a larger die
+    (4 of 482 catches lost on 960b5e2b053c).  Doubles are not read again: a double
+    played three times is a legal play of the die and its double (960b5e2b053c
+    seed 23's 3-3 for 6-3 looks exactly like a planted ``one_die`` mistake)."""
+
     astray: int = 2
     """Checkers to move, at least, between the board and the record for the referee to
     be out of step while waiting for a throw: dice then lying in both halves are no
