@@ -217,3 +217,50 @@ def test_motion_away_from_the_dice_keeps_the_still_reading() -> None:
     assert reader.moved is False and film.stills == 1
     still_values = sorted(d.value for d in _other_faces(scene).dice)
     assert [_values(o) for o in seen[2:]] == [still_values] * 7
+
+
+class FrameMissesDice(BoardReader):
+    """A stream reader whose full reads of frames find no dice (as when the frame's
+    reading misses both: small dice, red translucent ones); the still is read as usual."""
+
+    def read(self, frame: np.ndarray, *, t: float | None = None,
+             still: Still | None = None) -> Observation:
+        observation = super().read(frame, t=t, still=still)
+        if self.fresh:
+            observation = replace(observation, dice=(), dice_off_field=())
+            self._last = observation
+        return observation
+
+
+def _blind_reader(scene: Scene) -> BoardReader:
+    seeing = _reader(scene)
+    return FrameMissesDice(seeing.config, seeing.calibration, stream=True)
+
+
+def test_a_throw_the_frame_misses_entirely_is_read_from_a_still() -> None:
+    # Once the scene settles a still is taken although the frame read no die, and the
+    # still's dice are reported; when the scene moves (the dice picked up) the still's
+    # reading ends, and the bare board that settles gets a still of its own.
+    scene = _scene(2)
+    film = Film((0, scene), (6, replace(scene, dice=())))
+    camera = SyntheticCamera(film, fps=10)
+    camera.open()
+    stills = DiceStills(_blind_reader(scene), camera.capture_high_res,
+                        StillConfig(settle_frames=2))
+    seen = _run(film, stills, camera, 12)
+    assert [_values(o) for o in seen[:2]] == [[], []]
+    assert [_values(o) for o in seen[2:6]] == [sorted(d.value for d in scene.dice)] * 4
+    assert [_values(o) for o in seen[6:]] == [[]] * 6
+    assert film.stills == 2
+
+
+def test_stills_without_dice_can_be_turned_off() -> None:
+    scene = _scene(2)
+    film = Film((0, scene))
+    camera = SyntheticCamera(film, fps=10)
+    camera.open()
+    stills = DiceStills(_blind_reader(scene), camera.capture_high_res,
+                        StillConfig(settle_frames=2, without_dice=False))
+    seen = _run(film, stills, camera, 6)
+    assert film.stills == 0
+    assert all(_values(o) == [] for o in seen)

@@ -13,6 +13,10 @@ lay) that finds the same dice, reading the same faces in the same places as
 when the still was taken, gets the still's values back, so the reported dice
 do not flicker between the two readings.  Other dice (picked up, thrown
 again, moved, or turned over) get a still of their own once they settle.
+A scene that settles after motion with no die read in the frame gets a
+still too (``StillConfig.without_dice``): small or translucent dice the
+frame misses entirely are found in it; such a still's reading stands until
+the scene moves again.
 
 Why once per throw and not per frame: a still needs a sensor mode switch on
 the Pi cameras (a few tenths of a second, frames are lost meanwhile), and the
@@ -56,6 +60,13 @@ class StillConfig:
     same_die: float = 12.0
     """Pixels (video frame) within which a die read again is the same die the
     still read: then the still's value stands."""
+    without_dice: bool = True
+    """Also take a still when the scene settles after motion with no die read in the
+    frame.  A throw of dice the frame misses altogether (a small die's pips merge at
+    20 pixels a die, red translucent dice fade into the field: docs/vision.md "Small
+    dice") would otherwise never be read from a still, which finds most of them.  It
+    costs about one more still a turn (the board settling after the dice are picked
+    up); off, a camera's mode switches are spent on dice already seen only."""
 
     def __post_init__(self) -> None:
         if self.settle_frames < 1:
@@ -94,7 +105,11 @@ class DiceStills:
         self._quiet = 0 if self.reader.moved else self._quiet + 1
         seen = _all_dice(observation)
         if self.reader.fresh and not observation.occluded:
-            if self._asked_for is not None and not self._same(seen, self._asked_for):
+            if self._asked_for == () and self.reader.moved:
+                # A still taken with no die in the frame has nothing the frame can
+                # recognise it by: any motion ends its reading.
+                self._asked_for, self._still_dice = None, None
+            elif self._asked_for is not None and not self._same(seen, self._asked_for):
                 # Other dice (picked up, thrown again, moved): their own still, once settled.
                 self._asked_for, self._still_dice = None, None
             elif self._still_dice is not None:
@@ -102,7 +117,8 @@ class DiceStills:
                 # (checkers moved while the dice lie): the still's reading stands.
                 observation = replace(self.reader.replace_dice(*self._still_dice), t=t)
         if (self._asked_for is not None or self._quiet < self.config.settle_frames
-                or not seen or observation.occluded or not observation.board_found):
+                or (not seen and not self.config.without_dice)
+                or observation.occluded or not observation.board_found):
             return observation
         self._asked_for = seen
         try:
