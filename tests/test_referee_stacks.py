@@ -49,22 +49,11 @@ from tests.referee_streams import (
     run,
     shifted,
 )
+from tests.test_referee_tray import position
 from tests.test_referee_vision_doubts import _to_roll
 from vision.observation import Counts, Die, Observation
 
 CALLS = ("illegal_play", "reroll", "call_upheld")
-
-
-def position(light: dict[int, int], dark: dict[int, int]) -> Position:
-    """Light (on roll) and dark by point from each one's own side; the rest borne off."""
-    rows = []
-    for counts in (light, dark):
-        row = [0] * 26
-        for point, count in counts.items():
-            row[point] = count
-        row[0] = 15 - sum(row)
-        rows.append(row)
-    return Position(rows[0], rows[1], LIGHT)
 
 
 DARK_HOME = {6: 5, 5: 5, 4: 5}
