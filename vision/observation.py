@@ -174,16 +174,29 @@ class Observation:
     ``side`` None.  Written as ``"dice_off_field": [{"value", "center", "box"?}]`` when
     there are any (the schema-1 keys stay exactly as before otherwise; a reader takes a
     missing key for none).  Etiquette rule 1: a throw with a die off the field is void."""
+    off_read: Counts | None = None
+    """The tray's own reading, before it was made to agree with the board (``off`` is
+    held to fifteen a side less the checkers read on the board, so a stack read one
+    too many shows as a checker missing from the tray too); the colours as ``off``
+    has them.  The one second opinion on a miscounted stack: the referee weighs it
+    (``controller.referee``).  Written as ``"off_read": {"light", "dark"}`` only when a
+    tray is in view and it was read (the schema-1 keys stay exactly as before; a
+    reader takes a missing key for not read).  Not part of the board state: two
+    frames that differ only here show the same board (:mod:`vision.stabiliser`)."""
 
     def __post_init__(self) -> None:
         if len(self.points) != POINTS:
             raise ObservationError(f"24 points, not {len(self.points)}")
         if any(d.side is not None for d in self.dice_off_field):
             raise ObservationError("a die off the field lies in neither half (side None)")
+        if self.off_read is not None and self.off is None:
+            raise ObservationError("off_read: the tray's own reading, but no tray in view "
+                                   "(off is null)")
 
     def to_json(self) -> dict[str, Any]:
-        """The schema-1 object (with ``t`` when the observation has a time, and
-        ``dice_off_field`` when dice lie off the field)."""
+        """The schema-1 object (with ``t`` when the observation has a time,
+        ``dice_off_field`` when dice lie off the field, and ``off_read`` when the tray's
+        own reading is known)."""
         out: dict[str, Any] = {
             "schema": SCHEMA,
             "board_found": self.board_found,
@@ -197,6 +210,8 @@ class Observation:
         }
         if self.dice_off_field:
             out["dice_off_field"] = [_off_field_json(d) for d in self.dice_off_field]
+        if self.off_read is not None:
+            out["off_read"] = self.off_read.to_json()
         if self.t is not None:
             out["t"] = round(self.t, 4)
         return out
@@ -237,6 +252,8 @@ class Observation:
             t=None if t is None else float(t),
             dice_off_field=tuple(_off_field_die(d, f"dice_off_field[{i}]")
                                  for i, d in enumerate(off_field)),
+            off_read=None if obj.get("off_read") is None
+            else Counts.from_json(obj["off_read"], "off_read"),
         )
 
 

@@ -20,7 +20,7 @@ from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
-from vision.checkers.totals import consistent_off, on_board_counts
+from vision.checkers.totals import SIDE, consistent_off, on_board_counts, tray_colours
 from vision.checkers.tray import read_off
 from vision.config import VisionConfig
 from vision.cube import find_cube
@@ -151,8 +151,12 @@ class BoardReader:
         off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
         checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers,
                                  on_board=self.on_board, off=off)
+        off_read = None
         if off is not None:
-            off = consistent_off(on_board_counts(checkers), off, cfg.tray)
+            on_board = on_board_counts(checkers)
+            own = tray_colours(on_board, off)
+            off_read = Counts(min(own.light, SIDE), min(own.dark, SIDE))
+            off = consistent_off(on_board, off, cfg.tray)
         if self.stream:
             if self._tracker is None:
                 self._tracker = OcclusionTracker(field_map, profile, cfg.tracker)
@@ -167,7 +171,7 @@ class BoardReader:
         return Observation(board_found=True, corners=calibration.corners,
                            points=checkers.points, bar=checkers.bar, off=off,
                            dice=dice, cube=cube, occluded=occlusion.occluded, t=t,
-                           dice_off_field=off_field)
+                           dice_off_field=off_field, off_read=off_read)
 
     def _calibration_for(self, frame: Image, t: float | None) -> Calibration | None:
         height, width = frame.shape[:2]

@@ -163,16 +163,26 @@ def consistent_off(on_board: Counts, off: Counts, config: TrayConfig | None = No
     """
     config = config or TrayConfig()
     left = (max(SIDE - on_board.light, 0), max(SIDE - on_board.dark, 0))
-
-    def miss(light: int, dark: int) -> int:
-        return abs(left[0] - light) + abs(left[1] - dark)
-
-    light, dark = off.light, off.dark
-    if miss(dark, light) < miss(light, dark):
-        light, dark = dark, light
+    coloured = tray_colours(on_board, off)
+    light, dark = coloured.light, coloured.dark
     sane = on_board.light <= SIDE and on_board.dark <= SIDE
     out = []
     for read, wanted in ((light, left[0]), (dark, left[1])):
         near = read > 0 and abs(read - wanted) <= config.board_tolerance
         out.append(wanted if near or (sane and wanted == SIDE) else min(read, wanted))
     return Counts(out[0], out[1])
+
+
+def tray_colours(on_board: Counts, off: Counts) -> Counts:
+    """The tray's two blocks as read, with the colours (as read, or the other way
+    round) that leave each side's sum nearer fifteen; the counts themselves are the
+    tray's own (the first step of :func:`consistent_off`; the observation's
+    ``off_read`` holds them, none over fifteen)."""
+    left = (max(SIDE - on_board.light, 0), max(SIDE - on_board.dark, 0))
+
+    def miss(light: int, dark: int) -> int:
+        return abs(left[0] - light) + abs(left[1] - dark)
+
+    if miss(off.dark, off.light) < miss(off.light, off.dark):
+        return Counts(off.dark, off.light)
+    return Counts(off.light, off.dark)
