@@ -20,6 +20,15 @@ import json
 import numpy as np
 import pytest
 
+from controller.referee.events import RefereeEvent
+from controller.referee.machine import Referee, Stage
+from controller.referee.plays import Plausibility, stack_read_over
+from controller.referee.settings import RefereeSettings
+from controller.rules.notation import parse_play
+from controller.rules.physical import Seating
+from controller.rules.position import Position
+from tests.referee_streams import DARK, LIGHT, SEATINGS, Script, names, observe, run, shifted
+from tests.test_referee_tray import position
 from vision.calibration import Calibration
 from vision.checkers.totals import consistent_off, tray_colours
 from vision.config import VisionConfig
@@ -93,3 +102,78 @@ def test_the_pipeline_writes_the_trays_own_reading_when_a_tray_is_in_view(tray: 
     else:
         assert seen.off == Counts(15, 11)
         assert seen.off_read == Counts(15, 11)
+
+
+# -- the referee: a stack read one too many, the tray's own reading against it ---------
+
+STRICT = RefereeSettings(mode="strict")
+FIVE = position({1: 5, 2: 1, 3: 2}, {6: 5, 5: 5, 4: 5})
+"""Light bearing off with five on the 1-point; 3-2 bears off two (3/off 2/off)."""
+CALLS = ("illegal_play", "reroll", "call_upheld")
+
+
+def _calls(events: list[RefereeEvent]) -> list[tuple[str, str | None]]:
+    return [(e.event, e.player) for e in events if e.event in CALLS]
+
+
+def _kept_back(seating: Seating, tray: int | None) -> tuple[Script, Position]:
+    """FIVE, light throws 3-2 and the board after shows 3/off 2/1 (the 1-point's five
+    read as six, or a checker played inside instead of off), the tray's consistent
+    count one short of the legal 3/off 2/off and its own reading ``tray``; the dice
+    picked up.  The script and the legal play's board."""
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    seen = shifted(FIVE, "3/off 2/1")
+    assert seen.layout(LIGHT)[1] == 6 and seen.off(LIGHT) == legal.off(LIGHT) - 1
+    board = observe(seen, seating)
+    assert board.off is not None
+    if tray is not None:
+        own = Counts(tray, board.off.dark)
+        board = dataclasses.replace(board, off_read=own)
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    thrown = script.throw(FIVE, LIGHT, (3, 2))
+    script.observation(dataclasses.replace(board, dice=thrown))
+    script.observation(board)
+    return script, legal
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_stack_read_one_too_many_against_the_trays_own_count_is_a_look(
+        seating: Seating) -> None:
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    script, legal = _kept_back(seating, legal.off(LIGHT))
+    _, events = run(Referee.new(STRICT), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look"
+    assert "tray's own count" in str(events[-1].data["detail"])
+    # Dark throws: the play is over; the legal play one checker away is recorded.
+    script.throw(legal.with_turn(DARK), DARK, (4, 1), spot=2)
+    referee, events = run(Referee.new(STRICT), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays[-1] == ("light", True, "3/off 2/off")
+    assert referee.game.turn == DARK and referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("own", ["short", "not-read"])
+def test_the_same_board_is_called_when_the_trays_own_count_agrees_or_is_not_read(
+        seating: Seating, own: str) -> None:
+    # The tray's own reading one short too (what a die left unplayed shows), or no
+    # off_read at all (streams filmed before it): the call stands.
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    script, _ = _kept_back(seating, legal.off(LIGHT) - 1 if own == "short" else None)
+    _, events = run(Referee.new(STRICT), script.inputs)
+    assert _calls(events) == [("illegal_play", "light")]
+
+
+def test_stack_read_over_needs_the_tray_the_stack_and_the_count() -> None:
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    seen = shifted(FIVE, "3/off 2/1").with_turn(DARK)
+    off = legal.off(LIGHT)
+    found = stack_read_over(FIVE, seen, (3, 2), off, Plausibility().over_stack)
+    assert found is not None and found[0] == 1 and found[1] == legal.with_turn(DARK)
+    assert stack_read_over(FIVE, seen, (3, 2), None, 5) is None
+    assert stack_read_over(FIVE, seen, (3, 2), off - 1, 5) is None
+    assert stack_read_over(FIVE, seen, (3, 2), off + 1, 5) is None
+    assert stack_read_over(FIVE, seen, (3, 2), off, 6) is None

@@ -72,6 +72,7 @@ from controller.referee.plays import (
     is_forced,
     judge_play,
     nearest_legal,
+    stack_read_over,
     tall_stack_misread,
 )
 from controller.referee.settings import RefereeSettings
@@ -1089,8 +1090,10 @@ class Referee:
 
     def _misread_doubt(self, observation: Observation, judgement: PlayJudgement) -> str:
         """Why an illegal-looking board may be a misreading of a legal play ('' if not):
-        a tall stack read a checker short (``Plausibility.tall_stack``), or the same
-        differences from the record as at the throw (``misread``)."""
+        a tall stack read a checker short (``Plausibility.tall_stack``), a stack read a
+        checker too many with the tray's own reading against it
+        (``Plausibility.over_stack``), or the same differences from the record as at the
+        throw (``misread``)."""
         game = self.game
         assert game.dice is not None and judgement.after is not None
         stack = tall_stack_misread(game.position, judgement.after, game.dice,
@@ -1098,6 +1101,13 @@ class Referee:
         if stack is not None:
             return (f"a legal play but for a checker of the tall stack on point {stack[0]} "
                     "read as borne off: the stack may be misread")
+        tray = None if observation.off_read is None else \
+            getattr(observation.off_read, colour_name(game.turn))
+        over = stack_read_over(game.position, judgement.after, game.dice, tray,
+                               PLAUSIBLE.over_stack)
+        if over is not None:
+            return (f"a legal play but for one checker more on the stack on point {over[0]}, "
+                    "which the tray's own count has borne off: the stack may be misread")
         if self._misread_legal(observation) is not None:
             return ("the board differs from a legal play where it already differed from the "
                     "record at the throw: misread?")

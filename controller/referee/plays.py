@@ -85,6 +85,19 @@ class Plausibility:
     played three times is a legal play of the die and its double (960b5e2b053c
     seed 23's 3-3 for 6-3 looks exactly like a planted ``one_die`` mistake)."""
 
+    over_stack: int = 5
+    """A stack this tall (as the legal play leaves it) may be read a checker *too many*,
+    with the tray read one short to match: a board that is a legal result of the roll
+    but for one checker more on such a stack and one fewer borne off is a warning, not
+    a call, when the tray's own reading (the observation's ``off_read``, before the
+    vision made it agree with the board) shows the legal play's borne-off count.  That
+    board alone is exactly a die left unplayed or a checker moved onto the stack
+    instead of off (the planted ``one_die`` mistakes), so it takes the tray's own word
+    against the board's: the camera disagreeing with itself.  A real mistake leaves
+    the tray one short in its own reading too, and is called.  Five: the rendered
+    misreads were stacks of five read as six (28de820384cd seeds 7, 27, 39; 960b5e2b053c
+    seeds 7, 27, 39, 115, 123), where a second layer begins."""
+
     astray: int = 2
     """Checkers to move, at least, between the board and the record for the referee to
     be out of step while waiting for a throw: dice then lying in both halves are no
@@ -187,6 +200,34 @@ def tall_stack_misread(before: Position, after: Position, dice: tuple[int, int],
         point = differ[1]
         if seen[lay.OFF] == counts[lay.OFF] + 1 and seen[point] == counts[point] - 1 and \
                 counts[point] >= tall and seen[point] < old[point]:
+            return point, legal
+    return None
+
+
+def stack_read_over(before: Position, after: Position, dice: tuple[int, int],
+                    tray: int | None, tall: int) -> tuple[int, Position] | None:
+    """A point of the mover's (their numbering) and a legal result of the roll that
+    ``after`` matches but for one checker fewer borne off, found on that point, which
+    holds ``tall`` checkers or more in the legal result, when ``tray`` (the tray's own
+    reading of the mover's borne-off checkers) is the legal result's borne-off count;
+    else None (always None when ``tray`` is None: not read).
+
+    The opponent's checkers must be exactly where the legal result has them.
+    """
+    if tray is None:
+        return None
+    mover = before.turn
+    seen, theirs = after.layout(mover), after.layout(mover.opponent)
+    for legal in before.legal_positions(*dice):
+        if legal.layout(mover.opponent) != theirs:
+            continue
+        counts = legal.layout(mover)
+        differ = [place for place in range(lay.PLACES) if counts[place] != seen[place]]
+        if len(differ) != 2 or differ[0] != lay.OFF or differ[1] == lay.BAR:
+            continue
+        point = differ[1]
+        if seen[lay.OFF] == counts[lay.OFF] - 1 and seen[point] == counts[point] + 1 and \
+                counts[point] >= tall and tray == counts[lay.OFF]:
             return point, legal
     return None
 
