@@ -63,3 +63,24 @@ def test_the_edge_search_leaves_a_block_the_colour_test_found() -> None:
     alone = read_tray(image, PROFILE, config=TrayConfig(step=0.0))
     assert alone.light == 0 and alone.dark > 0
     assert read_tray(image, PROFILE) == Counts(7, alone.dark)
+
+
+def test_the_stacks_orient_a_trays_lone_block_before_it_settles_a_total() -> None:
+    """Dark bearing off in one quarter (eleven on the board: six and five), light spread
+    over three quarters, and the tray's lone block of four read as light (its lightness
+    guessed wrong).  Taken as read, the tray leaves dark fifteen on the board and asks a
+    dark stack for four more; oriented by the stacks' counts first, it leaves eleven,
+    which the board shows."""
+    from tests.test_checkers import layered_board
+    from vision.checkers.count import CountConfig
+    from vision.checkers.reader import CheckerConfig, read_checkers
+
+    stacks = {12: (5, True), 13: (5, True), 19: (5, True), 0: (6, False), 2: (5, False)}
+    board = layered_board(stacks, shift=0.5)
+    want = [(n, 0) if light else (0, n)
+            for n, light in (stacks.get(i, (0, True)) for i in range(24))]
+    read = read_checkers(board, TOURNAMENT, off=Counts(4, 0))
+    assert [(p.light, p.dark) for p in read.points] == want
+    as_read = read_checkers(board, TOURNAMENT, off=Counts(4, 0),
+                            config=CheckerConfig(count=CountConfig(orient_tray=False)))
+    assert [(p.light, p.dark) for p in as_read.points] != want

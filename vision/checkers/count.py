@@ -68,6 +68,14 @@ class CountConfig:
     checker or two off) is the other colour, when the other way round they do not; the
     tray's lone block decides nothing alone (its colour is a guess as the board's is).
     Negative: the tray never turns the board."""
+    orient_tray: bool = True
+    """Before the tray's counts settle the totals of a side that may be bearing off, its
+    two blocks take the colours (as read, or the other way round) that leave each side's
+    sum on the board (as the stacks read it) and in the tray nearer fifteen, as the
+    pipeline does afterwards for the observation's ``off``.  A lone block takes its colour
+    from its lightness, which a black checker's lit rim fools: a tray read as four light
+    and no dark, with fifteen light and eleven dark on the board, asked a dark stack of six
+    for four more (pipeline tune seed 25, scene 206).  Off, the tray's colours as read."""
     stacks: StackConfig = field(default_factory=StackConfig)
 
 
@@ -174,6 +182,8 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
     wanted: Counts | tuple[int | None, int | None] | None = on_board
     if on_board is None and config.presume_totals:
+        if off is not None and config.orient_tray:
+            off = _tray_oriented(stacks, bar, off)
         wanted = presumed_on_board(stacks, bar, off)
     totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
         if wanted is not None else {}
@@ -206,6 +216,23 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    sum(p.dark for p in result.points) + result.bar.dark), on_board):
         return _flipped(result)
     return result
+
+
+def _tray_oriented(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
+                   off: Counts) -> Counts:
+    """The tray's counts with the colours (as read, or the other way round) that leave
+    each side's checkers on the board, as the stacks read them, and in the tray nearer
+    fifteen (see ``CountConfig.orient_tray``)."""
+    light = bar[0] + sum(stack.count for stack, c in stacks.values() if c)
+    dark = bar[1] + sum(stack.count for stack, c in stacks.values() if not c)
+    left = (max(SIDE - light, 0), max(SIDE - dark, 0))
+
+    def miss(a: int, b: int) -> int:
+        return abs(left[0] - a) + abs(left[1] - b)
+
+    if miss(off.dark, off.light) < miss(off.light, off.dark):
+        return Counts(off.dark, off.light)
+    return off
 
 
 def _not_strays(circles: list[Circle], profile: BoardProfile, size: tuple[int, int],
