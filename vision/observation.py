@@ -183,6 +183,14 @@ class Observation:
     tray is in view and it was read (the schema-1 keys stay exactly as before; a
     reader takes a missing key for not read).  Not part of the board state: two
     frames that differ only here show the same board (:mod:`vision.stabiliser`)."""
+    own_points: tuple[Counts, ...] | None = None
+    """The points as the board's own reading counts them, when that differs from
+    ``points``: with a tray in view, a side that may be bearing off has fifteen less the
+    tray's count on the board, which settles its stacks in doubt; a tray read a checker
+    short then makes a stack of five read as six (the board and the tray agree, both
+    wrong).  The board read without the tray's help is the second opinion the referee
+    weighs.  Written as ``"own_points": [24 of {"light", "dark"}]`` only when given (a
+    reader takes a missing key for no difference); not part of the board state."""
 
     def __post_init__(self) -> None:
         if len(self.points) != POINTS:
@@ -192,11 +200,13 @@ class Observation:
         if self.off_read is not None and self.off is None:
             raise ObservationError("off_read: the tray's own reading, but no tray in view "
                                    "(off is null)")
+        if self.own_points is not None and len(self.own_points) != POINTS:
+            raise ObservationError(f"own_points: 24 points, not {len(self.own_points)}")
 
     def to_json(self) -> dict[str, Any]:
         """The schema-1 object (with ``t`` when the observation has a time,
-        ``dice_off_field`` when dice lie off the field, and ``off_read`` when the tray's
-        own reading is known)."""
+        ``dice_off_field`` when dice lie off the field, ``off_read`` when the tray's
+        own reading is known and ``own_points`` when the board's own reading differs)."""
         out: dict[str, Any] = {
             "schema": SCHEMA,
             "board_found": self.board_found,
@@ -212,6 +222,8 @@ class Observation:
             out["dice_off_field"] = [_off_field_json(d) for d in self.dice_off_field]
         if self.off_read is not None:
             out["off_read"] = self.off_read.to_json()
+        if self.own_points is not None:
+            out["own_points"] = [p.to_json() for p in self.own_points]
         if self.t is not None:
             out["t"] = round(self.t, 4)
         return out
@@ -254,7 +266,17 @@ class Observation:
                                  for i, d in enumerate(off_field)),
             off_read=None if obj.get("off_read") is None
             else Counts.from_json(obj["off_read"], "off_read"),
+            own_points=_own_points(obj.get("own_points")),
         )
+
+
+def _own_points(data: object) -> tuple[Counts, ...] | None:
+    """``own_points``: None when missing or null, else 24 {light, dark}."""
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != POINTS:
+        raise ObservationError("own_points: a list of 24 {light, dark}")
+    return tuple(Counts.from_json(p, f"own_points[{i}]") for i, p in enumerate(data))
 
 
 def _off_field_json(die: Die) -> dict[str, Any]:

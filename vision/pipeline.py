@@ -20,7 +20,13 @@ from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
-from vision.checkers.totals import SIDE, consistent_off, on_board_counts, tray_colours
+from vision.checkers.totals import (
+    SIDE,
+    consistent_off,
+    on_board_counts,
+    tray_colours,
+    tray_may_settle,
+)
 from vision.checkers.tray import read_off
 from vision.config import VisionConfig
 from vision.cube import find_cube
@@ -152,10 +158,18 @@ class BoardReader:
         checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers,
                                  on_board=self.on_board, off=off)
         off_read = None
+        own_points = None
         if off is not None:
             on_board = on_board_counts(checkers)
             own = tray_colours(on_board, off)
             off_read = Counts(min(own.light, SIDE), min(own.dark, SIDE))
+            if self.on_board is None and tray_may_settle(checkers):
+                # The board read again without the tray's count: its own reading, the
+                # second opinion on a stack the tray's count settled (Observation.own_points).
+                alone = read_checkers(rectified, profile, model=self.colours,
+                                      config=cfg.checkers)
+                if alone.points != checkers.points:
+                    own_points = alone.points
             off = consistent_off(on_board, off, cfg.tray)
         if self.stream:
             if self._tracker is None:
@@ -171,7 +185,8 @@ class BoardReader:
         return Observation(board_found=True, corners=calibration.corners,
                            points=checkers.points, bar=checkers.bar, off=off,
                            dice=dice, cube=cube, occluded=occlusion.occluded, t=t,
-                           dice_off_field=off_field, off_read=off_read)
+                           dice_off_field=off_field, off_read=off_read,
+                           own_points=own_points)
 
     def _calibration_for(self, frame: Image, t: float | None) -> Calibration | None:
         height, width = frame.shape[:2]

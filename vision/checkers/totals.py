@@ -186,3 +186,17 @@ def tray_colours(on_board: Counts, off: Counts) -> Counts:
     if miss(off.dark, off.light) < miss(off.light, off.dark):
         return Counts(off.dark, off.light)
     return Counts(off.light, off.dark)
+
+
+def tray_may_settle(count: "CheckerCount") -> bool:
+    """Whether a tray's count may have settled a stack of ``count`` (read with it): a
+    side with no checker on the bar and all its checkers on the board in one quarter
+    may be bearing off, and its total on the board is then taken as fifteen less the
+    tray's (see :func:`presumed_on_board`)."""
+    for colour in ("light", "dark"):
+        if getattr(count.bar, colour):
+            continue
+        quarters = {quarter(p) for p, c in enumerate(count.points) if getattr(c, colour)}
+        if len(quarters) == 1:
+            return True
+    return False
