@@ -25,6 +25,7 @@ from controller.referee.events import RefereeEvent
 from controller.referee.machine import Referee, Stage
 from controller.referee.plays import Plausibility, stack_read_over
 from controller.referee.settings import RefereeSettings
+from controller.rules.judge import judge
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
 from controller.rules.position import Position
@@ -242,3 +243,51 @@ def test_own_points_reads_back_and_old_json_has_none() -> None:
     data["own_points"] = [{"light": 1, "dark": 0}]
     with pytest.raises(ObservationError, match="own_points"):
         Observation.from_json(data)
+
+
+def _settled(seating: Seating, own: Position | None) -> tuple[Script, Position]:
+    """FIVE, light throws 3-2; the board after shows 3/off 2/1 with the tray (and its
+    own reading) one short of the legal 3/off 2/off, and the board's own reading
+    (``own_points``) showing ``own`` (None: not given).  The dice picked up."""
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    seen = shifted(FIVE, "3/off 2/1")
+    board = observe(seen, seating)
+    assert board.off is not None
+    board = dataclasses.replace(board, off_read=board.off)
+    if own is not None:
+        board = dataclasses.replace(board, own_points=observe(own, seating).points)
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    thrown = script.throw(FIVE, LIGHT, (3, 2))
+    script.observation(dataclasses.replace(board, dice=thrown))
+    script.observation(board)
+    return script, legal
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_the_boards_own_reading_of_a_legal_play_makes_a_look(seating: Seating) -> None:
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    script, _ = _settled(seating, legal)
+    _, events = run(Referee.new(STRICT), script.inputs)
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look"
+    assert "own count" in str(events[-1].data["detail"])
+    script.throw(legal.with_turn(DARK), DARK, (4, 1), spot=2)
+    referee, events = run(Referee.new(STRICT), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays[-1] == ("light", True, "3/off 2/off")
+    assert referee.game.turn == DARK and referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("own", ["none", "illegal"])
+def test_no_own_reading_or_one_that_is_no_legal_play_leaves_the_call(
+        seating: Seating, own: str) -> None:
+    # The board's own reading different, still no legal play (3/2 3/off: the 2 left
+    # unplayed): the camera's doubt does not explain the board; a call.
+    other = shifted(FIVE, "3/2 3/off")
+    assert judge(FIVE, other.with_turn(DARK), 3, 2).legal is False
+    script, _ = _settled(seating, None if own == "none" else other)
+    _, events = run(Referee.new(STRICT), script.inputs)
+    assert _calls(events) == [("illegal_play", "light")]

@@ -1108,10 +1108,36 @@ class Referee:
         if over is not None:
             return (f"a legal play but for one checker more on the stack on point {over[0]}, "
                     "which the tray's own count has borne off: the stack may be misread")
+        if self._own_reading_legal(observation):
+            return ("the board's own count of its stacks, before the tray's count settled "
+                    "them, is a legal play: the tray or a stack may be misread")
         if self._misread_legal(observation) is not None:
             return ("the board differs from a legal play where it already differed from the "
                     "record at the throw: misread?")
         return ""
+
+    def _own_reading_legal(self, observation: Observation) -> bool:
+        """Whether the board's own reading (``own_points``: the stacks counted without
+        the tray's count, the borne-off checkers taken as the rest) is a legal play.
+
+        With a tray in view the vision takes a bearing-off side's total on the board as
+        fifteen less the tray's count, so a tray read a checker short makes a stack of
+        five read as six: board and tray agree, both wrong, and the board is exactly a
+        die left unplayed (rendered 28de820384cd seeds 7, 27, 39).  The board read on
+        its own disagreeing, and making the play legal, is the camera in doubt.
+        """
+        game = self.game
+        if observation.own_points is None or game.dice is None or self.seating is None:
+            return False
+        own = replace(observation, points=observation.own_points, off=None, off_read=None,
+                      own_points=None)
+        try:
+            reading = read_board(own)
+        except BoardReadError:
+            return False
+        judgement = judge_play(game.position, BoardReading(reading.board, True), self.seating,
+                               game.dice)
+        return judgement.kind == "legal"
 
     def _pips_missed(self, reading: BoardReading, judgement: PlayJudgement,
                      out: "_Out") -> tuple["Referee", PlayJudgement]:
