@@ -25,6 +25,7 @@ from controller.referee.events import RefereeEvent
 from controller.referee.machine import Referee, Stage
 from controller.referee.plays import Plausibility, stack_read_over
 from controller.referee.settings import RefereeSettings
+from controller.rules.faults import FaultKind
 from controller.rules.judge import judge
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
@@ -290,4 +291,51 @@ def test_no_own_reading_or_one_that_is_no_legal_play_leaves_the_call(
     assert judge(FIVE, other.with_turn(DARK), 3, 2).legal is False
     script, _ = _settled(seating, None if own == "none" else other)
     _, events = run(Referee.new(STRICT), script.inputs)
+    assert _calls(events) == [("illegal_play", "light")]
+
+
+# -- a roll read as a double: a 6 read as a 3 ---------------------------------------
+
+BLOT = Position([0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0],
+                [0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0],
+                LIGHT)
+"""The start, but for a dark blot on light's 10-point (dark's 15): with 3s, light's 13/7
+passes over it and must hit; with 6-3 the 6 jumps it."""
+
+
+def _double_read(seating: Seating, play: str, read: tuple[int, int],
+                 start: Position = BLOT) -> list[RefereeEvent]:
+    """From ``start`` (light on roll), light's dice read ``read`` and the board then
+    shows ``play``; the dice picked up (strict mode)."""
+    seen = shifted(start, play)
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=start.position_id(), turn="light")
+    thrown = script.throw(start, LIGHT, read)
+    script.stable(seen, thrown)
+    script.stable(seen)
+    return run(Referee.new(STRICT), script.inputs)[1]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_six_three_read_as_three_three_passing_a_blot_is_a_look(seating: Seating) -> None:
+    # 13/7 24/21 is 6-3; with 3-3 it is a 3 unplayed *and* a blot passed over unhit
+    # (rendered 28de820384cd seed 23: bar/22 15/9).
+    assert set(judge(BLOT, shifted(BLOT, "13/7 24/21").with_turn(DARK), 3, 3).kinds) == \
+        {FaultKind.UNPLAYED_DIE, FaultKind.HIT_NOT_ON_BAR}
+    events = _double_read(seating, "13/7 24/21", (3, 3))
+    assert not _calls(events)
+    assert names(events)[-1] == "warning:look"
+    assert "6-3" in str(events[-1].data["detail"])
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize(("play", "read"), [("24/18 13/10", (3, 3)), ("13/10 13/10", (3, 3)),
+                                            ("24/14", (5, 5))],
+                         ids=["a-die-short", "no-six", "fives"])
+def test_a_double_that_is_only_short_or_no_misread_explains_is_called(
+        seating: Seating, play: str, read: tuple[int, int]) -> None:
+    # Three 3s of 3-3 that are also a legal 6-3 (a die unplayed, nothing else: exactly a
+    # planted one_die mistake); two 3s of 3-3 (no 6 moved: no 6-3 either); two 5s of 5-5
+    # (a 5 is not read for anything else).
+    events = _double_read(seating, play, read)
     assert _calls(events) == [("illegal_play", "light")]

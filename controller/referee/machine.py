@@ -90,6 +90,8 @@ from controller.referee.throws import (
 )
 from controller.rules import layout as lay
 from controller.rules.errors import RulesError
+from controller.rules.faults import FaultKind
+from controller.rules.judge import judge
 from controller.rules.nearest import board_distance
 from controller.rules.physical import Seating, SetUpError, recognise_start, to_physical
 from controller.rules.player import Player
@@ -1111,10 +1113,47 @@ class Referee:
         if self._own_reading_legal(observation):
             return ("the board's own count of its stacks, before the tray's count settled "
                     "them, is a legal play: the tray or a stack may be misread")
+        double = self._double_misread(observation, judgement)
+        if double is not None:
+            return (f"the dice were read {game.dice[0]}-{game.dice[1]}, and the play is a "
+                    f"legal {double[0]}-{double[1]}: a die read with pips missed?")
         if self._misread_legal(observation) is not None:
             return ("the board differs from a legal play where it already differed from the "
                     "record at the throw: misread?")
         return ""
+
+    def _double_misread(self, observation: Observation,
+                        judgement: PlayJudgement) -> tuple[int, int] | None:
+        """A roll read as a double whose play breaks more than the one rule a double
+        played a die short breaks, and is legal, both dice played, with one die read
+        again as ``Plausibility.pips_missed`` says (a 6 read as a 3): that roll, or None.
+
+        A 6-3 read as 3-3 and played ``bar/22 15/9`` is, with 3s, a die unplayed *and* a
+        checker passing over a blot it would have hit (rendered 28de820384cd seed 23):
+        two faults at once, where one common misreading of the dice explains the board;
+        a look, never a call.  A double played only a die short (``UNPLAYED_DIE`` alone)
+        stays a call even when it is also a legal 6-3: it is exactly a planted
+        ``one_die`` mistake (960b5e2b053c seed 23; ``tests/test_referee_stacks.py``).
+        """
+        game = self.game
+        if game.dice is None or self.seating is None or game.dice[0] != game.dice[1] or \
+                judgement.after is None:
+            return None
+        kinds = set(judge(game.position, judgement.after, *game.dice).kinds)
+        if kinds <= {FaultKind.UNPLAYED_DIE}:
+            return None
+        try:
+            reading = read_board(observation)
+        except BoardReadError:
+            return None
+        for seen, shown in PLAUSIBLE.pips_missed:
+            if game.dice[0] != seen:
+                continue
+            roll = (max(seen, shown), min(seen, shown))
+            again = judge_play(game.position, reading, self.seating, roll)
+            if again.kind == "legal" and again.play is not None and len(again.play.moves) == 2:
+                return roll
+        return None
 
     def _own_reading_legal(self, observation: Observation) -> bool:
         """Whether the board's own reading (``own_points``: the stacks counted without

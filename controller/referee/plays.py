@@ -81,9 +81,11 @@ class Plausibility:
     four false calls on today's vision (3c64a794ac91 seeds 7 and 21: 6-2 read 3-2).
     Only this pair: taking any die read two or more pips short (4 as 2, 2 as 1,
     ...) also re-read planted mistakes in bear-offs as legal plays of a larger die
-    (4 of 482 catches lost on 960b5e2b053c).  Doubles are not read again: a double
-    played three times is a legal play of the die and its double (960b5e2b053c
-    seed 23's 3-3 for 6-3 looks exactly like a planted ``one_die`` mistake)."""
+    (4 of 482 catches lost on 960b5e2b053c).  A roll read as a double is not read
+    again (a double played three times is a legal play of the die and its double:
+    960b5e2b053c seed 23's 3-3 for 6-3 looks exactly like a planted ``one_die``
+    mistake); where the referee calls at once (strict mode, a game's last play) such a
+    play is a look instead of a call (28de820384cd seed 23)."""
 
     over_stack: int = 5
     """A stack this tall (as the legal play leaves it) may be read a checker *too many*,
