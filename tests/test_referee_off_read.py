@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from bench.streams.evaluate import direction_of
+from controller.referee.board import colour_name
 from controller.referee.events import RefereeEvent
 from controller.referee.machine import Referee, Stage
 from controller.referee.plays import Plausibility, stack_read_over
@@ -31,7 +32,19 @@ from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
 from controller.rules.position import Position
 from controller.simulation.director import Director
-from tests.referee_streams import DARK, LIGHT, SEATINGS, Script, names, observe, run, shifted
+from tests.referee_streams import (
+    DARK,
+    LIGHT,
+    SEATINGS,
+    Script,
+    die,
+    half_of,
+    names,
+    observe,
+    run,
+    shifted,
+    throw,
+)
 from tests.test_referee_tray import position
 from vision import pipeline
 from vision.calibration import Calibration
@@ -339,3 +352,44 @@ def test_a_double_that_is_only_short_or_no_misread_explains_is_called(
     # (a 5 is not read for anything else).
     events = _double_read(seating, play, read)
     assert _calls(events) == [("illegal_play", "light")]
+
+
+# -- a mark read as a die cocked on a checker, at the opening throw --------------------
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_read_cocked_on_a_checker_in_the_opening_is_a_doubt_then_a_fixture(
+        seating: Seating) -> None:
+    # Rendered 28de820384cd seed 60: the top player's opening die missed, a mark in the
+    # bottom player's half read as a 2 cocked on a checker beside the bottom player's 1;
+    # the mark stayed there all game.  Here the top player threw the 6 (missed) and
+    # plays 6-1, the dice are picked up but the mark; the bottom player throws.
+    bottom, top = seating.bottom, seating.bottom.opponent
+    mark = die(2, "right", 3, flat=False, on_checker=True)
+    script = Script(seating).setup()
+    script.stable(Position.initial(), (die(1, "right", 0), mark))
+    played = shifted(Position.initial().with_turn(top), "13/7 8/7")
+    script.stable(played.with_turn(bottom), (die(1, "right", 0), mark))
+    script.stable(played.with_turn(bottom), (mark,))
+    after = played.with_turn(bottom)
+    thrown = throw((5, 2), half_of(seating, bottom), 1)
+    script.stable(after, (*thrown, mark))
+    referee, events = run(Referee.new(STRICT), script.inputs)
+    assert not _calls(events)
+    opening = [e for e in events if e.event == "opening_roll"]
+    assert len(opening) == 1 and opening[0].player == colour_name(top)
+    rolls = [(e.player, e.data["dice"]) for e in events if e.event == "roll"]
+    assert rolls == [(colour_name(bottom), [5, 2])]
+    assert referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_die_read_flat_on_a_checker_in_a_turn_is_still_called(seating: Seating) -> None:
+    script = Script(seating).setup()
+    start = Position.initial()
+    script.operator("set_position", position_id=start.position_id(), turn="light")
+    half = half_of(seating, LIGHT)
+    script.stable(start, (die(4, half, 0), die(2, half, 1, on_checker=True)))
+    _, events = run(Referee.new(STRICT), script.inputs)
+    calls = [(e.event, e.player, e.data["reason"]) for e in events if e.event in CALLS]
+    assert calls == [("reroll", "light", "on_checker")]

@@ -513,7 +513,10 @@ class Referee:
         assert self.seating is not None
         if self.doubt is not None:
             return self._doubted_opening(observation, seen, out)
-        if not any(d.side is not None for d in observation.dice):
+        tolerance = self.settings.die_tolerance
+        if not any(d.side is not None and not any(_same_place(d, f, tolerance)
+                                                  for f in self.fixtures)
+                   for d in observation.dice):
             return self._missed_opening(observation, out)
         if len(seen) < 2:
             return self
@@ -583,6 +586,16 @@ class Referee:
             if all(die_fault(d, None) is None for d in lying):
                 return replace(self, doubt=None, doubted=())._opening(observation, seen, out)
             return self
+        if lying and len(lying) < len(self.doubted) and not others and \
+                self._board_readable(observation) and self._opening_played(observation) \
+                and all(not d.flat for d in lying):
+            # The other die picked up and the opening played, the die read cocked still
+            # where it lay: never thrown (a mark taken for a die; rendered 28de820384cd
+            # seed 60, a cocked 2 "on a checker" that stayed all game).  A fixture; the
+            # opening roll is taken from the play.
+            state = replace(self, doubt=None, doubted=(),
+                            fixtures=(*self.fixtures, *lying)[-PARKED:])
+            return state._missed_opening(observation, out)
         if lying or not self._board_readable(observation):
             return self
         state = replace(self, doubt=None, doubted=())
