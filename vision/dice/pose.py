@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.faces import Face
+from vision.dice.outline import OutlineConfig, tipped_outline
 from vision.dice.pips import Gray, Pip
 from vision.dice.sides import SideConfig, side_faces, side_pips
 from vision.dice.support import SupportConfig
@@ -206,6 +207,20 @@ class PoseConfig:
     dice called cocked of 666 lay in open space, mostly small dice (12-14 mm
     against the configured 3 % of the field) whose pips measured squashed
     0.87-0.91; all 83 cocked dice had support within reach."""
+    outline: OutlineConfig = field(default_factory=OutlineConfig)
+    """Where the tipped-up face's outline is looked for (:mod:`.outline`)."""
+    outline_margin: float | None = 0.1
+    """A sharp die with support (``fine_die_pixels``, ``use_support``) whose
+    silhouette, on a side turned from what it leans on, reaches this many die
+    edges farther past its top face than perspective lets a flat die's side face
+    show there is cocked (the face it tipped up shows, ``sin(tilt)`` wide); None
+    for never.  Twos to sixes (a one has no grid to tell its sides by).  Chosen
+    on renders of seeds 21 and 22 (``bench/dice_pose_accuracy.py``'s scenes,
+    tuned styles, 2x still, the scene's die size): 0.1 found 15 of the 26 cocked
+    dice the other cues missed there, and called 8 of 140 flat dice cocked when
+    every flat die was judged as if it had support (2 of them lying on a
+    checker, which gives none), none of the 7 that had; 0.2 found 4 and called
+    4."""
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
@@ -233,6 +248,8 @@ class PoseConfig:
         if len(self.supported_squash) != 6 or not all(
                 0.0 <= b <= 1.0 for b in self.supported_squash):
             raise ConfigError("dice pose: supported_squash is six bounds 0-1, a one's to a six's")
+        if self.outline_margin is not None and self.outline_margin < 0.0:
+            raise ConfigError("dice pose: outline_margin at least 0 (or None for never)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +271,7 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
            nadir: tuple[float, float] | None = None,
            field_pixels: float | None = None, pips: list[Pip] | None = None,
            camera_height: float | None = None, source_die: float | None = None,
-           supported: bool = False) -> Pose:
+           supported: bool = False, lean: tuple[float, float] | None = None) -> Pose:
     """Flat or cocked, for a face found in a rectified field image whose
     dice are ``die_pixels`` wide when flat.  ``nadir`` (the point below the
     camera, pixels of ``gray``) and ``field_pixels`` (the field's width
@@ -265,7 +282,10 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     pixels of the image the window was warped from (None: small).  ``supported``:
     the die has a checker, the rail or the bar within reach to lean on
     (:func:`.support.supported`); a sharp die is then judged by
-    ``supported_squash`` and ``fine_band_margin``."""
+    ``supported_squash`` and ``fine_band_margin``, and, given ``lean`` (the
+    unit direction toward the nearest support in the pixels of ``gray``,
+    :func:`.support.lean_direction`), by the tipped-up face's outline
+    (``outline_margin``)."""
     open_space = config.use_support and not supported
     supported = supported and config.use_support
     height = config.camera_height if camera_height is None else camera_height
@@ -304,6 +324,14 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
         around = side_pips(gray, face, config.sides) if pips is None else pips
         reasons.extend(_side_reasons(face, around, nadir, die_pixels / field_pixels,
                                      field_pixels, height, config))
+        if fine and supported and lean is not None and config.outline_margin is not None:
+            band = tipped_outline(gray, face, (-lean[0], -lean[1]), nadir, perspective_reach(
+                math.dist(face.center, nadir) / field_pixels, die_pixels / field_pixels,
+                height), config.outline)
+            if band is not None and band.excess > config.outline_margin:
+                past = band.edge - config.outline.top_edge
+                reasons.append(f"the tipped-up face's outline {past:.2f} die edges past the "
+                               f"top face (perspective: {band.allowance:.2f})")
     aspect, size, fill, toward = _body(gray, face, die_pixels, config)
     if aspect is not None and size is not None and fill is not None and not (
             fine and config.fine_skips_body):

@@ -54,6 +54,12 @@ class SupportConfig:
     the renders do not measure this: it keeps a die leaning on the other die
     from being called flat by ``PoseConfig.cocked_needs_support``."""
 
+    rings: tuple[float, ...] = (0.55, 0.65)
+    """Smaller circles (die edges) also looked at for checkers, to tell how near one is
+    (only the nearest support's direction is used, see :func:`lean_direction`): a
+    die leaning on a checker has its rim 0.5-0.69 die edges from its centre in the
+    rectified field, a flat die's neighbours lie farther."""
+
     def __post_init__(self) -> None:
         if not self.reach > 0.0 or self.samples < 4 or self.die_reach < 0.0:
             raise ConfigError("dice support: reach is positive, samples at least 4, "
@@ -69,32 +75,86 @@ def supported(uv: tuple[float, float], die: float, field_map: FieldMap, profile:
     field's edge or the bar within ``config.reach`` die edges of its centre, or
     another die (``others``: their centres, field points) within
     ``config.die_reach``."""
+    return lean_direction(uv, die, field_map, profile, checker_mask, config, others) is not None
+
+
+def lean_direction(uv: tuple[float, float], die: float, field_map: FieldMap,
+                   profile: BoardProfile, checker_mask: npt.NDArray[np.generic] | None,
+                   config: SupportConfig = SupportConfig(),
+                   others: Sequence[tuple[float, float]] = ()) -> tuple[float, float] | None:
+    """The direction from the die toward the nearest thing it could lean on, as a
+    unit vector in the rectified field (u to the right, v down, both at the
+    field width's scale), or None when nothing is within reach (the die is not
+    :func:`supported`; the arguments are as there).  A checker's distance is the
+    least of ``config.rings`` (and ``reach``) at which the mask holds one, its
+    direction the mean of that ring's points on it; another die's is its
+    centre's less half a die edge (its near face)."""
     u, v = uv
+    found: list[tuple[float, tuple[float, float]]] = []  # (die edges, direction)
     for ou, ov in others:
-        apart = math.hypot((ou - u) / die, (ov - v) / (die * profile.field_aspect))
+        du, dv = (ou - u) / die, (ov - v) / (die * profile.field_aspect)
+        apart = math.hypot(du, dv)
         if 0.0 < apart <= config.die_reach:
-            return True
+            found.append((apart - 0.5, (du / apart, dv / apart)))
     reach_u = config.reach * die
-    reach_v = reach_u * profile.field_aspect  # v runs over the field's depth
+    aspect = profile.field_aspect  # v runs over the field's depth
+    for distance, direction in ((u / die, (-1.0, 0.0)), ((1.0 - u) / die, (1.0, 0.0)),
+                                (v / aspect / die, (0.0, -1.0)),
+                                ((1.0 - v) / aspect / die, (0.0, 1.0))):
+        if distance <= config.reach:
+            found.append((distance, direction))
     left, right = profile.bar_span
-    if u <= reach_u or u >= 1.0 - reach_u or v <= reach_v or v >= 1.0 - reach_v:
-        return True
     if left - reach_u <= u <= right + reach_u:
-        return True
+        if u < left:
+            found.append(((left - u) / die, (1.0, 0.0)))
+        elif u > right:
+            found.append(((u - right) / die, (-1.0, 0.0)))
+        else:  # on the bar: toward its nearer edge
+            found.append((0.0, (-1.0, 0.0) if u - left < right - u else (1.0, 0.0)))
+    checker = _checker_direction(uv, die, field_map, profile, checker_mask, config)
+    if checker is not None:
+        found.append(checker)
+    if not found:
+        return None
+    _, direction = min(found, key=lambda f: f[0])
+    return direction
+
+
+def _checker_direction(uv: tuple[float, float], die: float, field_map: FieldMap,
+                       profile: BoardProfile, checker_mask: npt.NDArray[np.generic] | None,
+                       config: SupportConfig) -> tuple[float, tuple[float, float]] | None:
+    """(die edges, direction) of the nearest checker within reach, None for none (or
+    one under the die's centre, unless ``config.below_counts``)."""
     if checker_mask is None:
-        return False
+        return None
     if checker_mask.ndim != 2:
         raise ValueError("the checker mask is a 2-D image (non-zero = checker)")
+    u, v = uv
     height, width = checker_mask.shape
     if not config.below_counts:
         x, y = field_map.image_point(u, v)
         col, row = round(x), round(y)
         if 0 <= col < width and 0 <= row < height and checker_mask[row, col] != 0:
-            return False
-    # the circle's points mapped at once (the frame path reads every die's support)
+            return None
+    # the circles' points mapped at once (the frame path reads every die's support)
+    radii = sorted({*(r for r in config.rings if r < config.reach), config.reach})
     angles = np.linspace(0.0, 2.0 * math.pi, config.samples, endpoint=False)
-    ring = np.stack([u + reach_u * np.cos(angles), v + reach_v * np.sin(angles)], axis=-1)
+    reach_u = np.repeat(np.array(radii) * die, config.samples)
+    turns = np.tile(angles, len(radii))
+    ring = np.stack([u + reach_u * np.cos(turns),
+                     v + reach_u * profile.field_aspect * np.sin(turns)], axis=-1)
     image = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), field_map.to_image).reshape(-1, 2)
     cols, rows = np.rint(image[:, 0]).astype(np.int64), np.rint(image[:, 1]).astype(np.int64)
     inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
-    return bool(np.any(checker_mask[rows[inside], cols[inside]] != 0))
+    on = np.zeros(len(cols), bool)
+    on[inside] = checker_mask[rows[inside], cols[inside]] != 0
+    hit = on.reshape(len(radii), config.samples)
+    if not hit[-1].any():  # the outer ring (reach) decides whether a checker holds it
+        return None
+    first = int(np.argmax(hit.any(axis=1)))
+    dx = float(np.cos(angles[hit[first]]).sum())
+    dy = float(np.sin(angles[hit[first]]).sum())
+    norm = math.hypot(dx, dy)
+    if norm == 0.0:  # all round: no way to tell
+        return radii[first], (0.0, 0.0)
+    return radii[first], (dx / norm, dy / norm)

@@ -1,0 +1,156 @@
+"""The tipped-up face's outline (vision/dice/outline.py) and the direction of a die's
+support (vision/dice/support.py lean_direction), on drawn windows."""
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_dice_pose import face_of, straight_field
+from vision.dice.outline import OutlineConfig, tipped_outline
+from vision.dice.pose import PoseConfig, assess
+from vision.dice.support import lean_direction, supported
+from vision.errors import ConfigError
+from vision.profile import TOURNAMENT
+
+FIELD_PIXELS = 40.0 / 0.03
+"""The field's width in the window's pixels, for dice 40 px wide at 3 % of it."""
+
+
+def window(band: float, side: tuple[int, int] = (-1, 0), board: int = 60,
+           flank: int = 165) -> np.ndarray:
+    """A 200x200 window: a light die 40 px wide at (100, 100) with four dark pips
+    (``face_of(4, 0)``) on a darker board, and a side face of grey ``flank``
+    ``band`` die edges wide beyond its edge on ``side`` (a unit step in x or y)."""
+    gray = np.full((200, 200), board, np.uint8)
+    x0, y0, x1, y1 = 80, 80, 120, 120
+    width = round(band * 40.0)
+    if width > 0:
+        sx, sy = side
+        box = {(-1, 0): (x0 - width, y0, x0, y1), (1, 0): (x1, y0, x1 + width, y1),
+               (0, -1): (x0, y0 - width, x1, y0), (0, 1): (x0, y1, x1, y1 + width)}[(sx, sy)]
+        cv2.rectangle(gray, box[:2], (box[2] - 1, box[3] - 1), flank, -1)
+    cv2.rectangle(gray, (x0, y0), (x1 - 1, y1 - 1), 225, -1)
+    for pip in face_of(4, 0.0).pips:
+        cv2.circle(gray, (round(pip.x), round(pip.y)), 4, 30, -1)
+    return np.asarray(cv2.GaussianBlur(gray, (0, 0), 1.2), np.uint8)
+
+
+DEFAULT = PoseConfig()
+
+
+def read(gray: np.ndarray, lean: tuple[float, float] | None, nadir: tuple[float, float],
+         config: PoseConfig = DEFAULT) -> tuple[bool, tuple[str, ...]]:
+    pose = assess(gray, face_of(4, 0.0), 40.0, config, nadir=nadir, field_pixels=FIELD_PIXELS,
+                  source_die=40.0, supported=True, lean=lean)
+    return pose.flat, pose.reasons
+
+
+# the nadir 0.3 field widths to the die's right: a flat die shows its right side,
+# 0.3 / (1.3 - 0.03) = 0.24 die edges wide, and no other
+RIGHT_NADIR = (100.0 + 0.3 * FIELD_PIXELS, 100.0)
+
+
+def test_a_band_beyond_the_side_turned_from_the_support_calls_the_die_cocked() -> None:
+    # leaning on something to its right, the die tipped up its left face (20 degrees:
+    # 0.34 die edges)
+    gray = window(0.34, (-1, 0))
+    flat, reasons = read(gray, (1.0, 0.0), RIGHT_NADIR)
+    assert not flat
+    assert any("outline" in r for r in reasons)
+    band = tipped_outline(gray, face_of(4, 0.0), (-1.0, 0.0), RIGHT_NADIR, 0.24)
+    assert band is not None and band.normal == pytest.approx((-1.0, 0.0), abs=1e-6)
+    assert band.edge == pytest.approx(0.5 + 0.34, abs=0.06)
+    assert band.allowance == 0.0
+
+
+def test_no_band_or_one_on_the_supports_side_is_no_tipped_face() -> None:
+    # the plain die: no edge past its top face's
+    assert read(window(0.0), (1.0, 0.0), RIGHT_NADIR)[0]
+    assert tipped_outline(window(0.0), face_of(4, 0.0), (-1.0, 0.0), RIGHT_NADIR, 0.24) is None
+    # the same band with the support on that side: its edge (a checker's rim, the
+    # rail) is not looked at
+    assert read(window(0.34, (-1, 0)), (-1.0, 0.0), RIGHT_NADIR)[0]
+    # without a direction (or support) the cue is not used
+    assert read(window(0.34, (-1, 0)), None, RIGHT_NADIR)[0]
+
+
+def test_a_band_toward_the_nadir_is_allowed_what_perspective_shows() -> None:
+    # the right side faces the nadir: perspective shows 0.24 of it; a band of 0.25
+    # is a flat die's, one of 0.6 is not
+    assert read(window(0.25, (1, 0)), (-1.0, 0.0), RIGHT_NADIR)[0]
+    flat, reasons = read(window(0.6, (1, 0)), (-1.0, 0.0), RIGHT_NADIR)
+    assert not flat and any("perspective: 0.24" in r for r in reasons)
+
+
+def test_the_outline_margin_and_the_sides_looked_at_are_configured() -> None:
+    gray = window(0.34, (0, 1))  # a band below the die
+    # the support above: the side below is turned from it
+    assert not read(gray, (0.0, -1.0), RIGHT_NADIR)[0]
+    # the support to the left and a little up: the band's side is turned 70 degrees
+    # from the way away from it (cosine 0.34), looked at by default (away_cos 0.3),
+    # not with away_cos 0.5
+    turned = (-math.sin(math.radians(70.0)), -math.cos(math.radians(70.0)))
+    assert not read(gray, turned, RIGHT_NADIR)[0]
+    narrow = PoseConfig(outline=OutlineConfig(away_cos=0.5))
+    assert read(gray, turned, RIGHT_NADIR, narrow)[0]
+    # off
+    assert read(gray, (0.0, -1.0), RIGHT_NADIR, PoseConfig(outline_margin=None))[0]
+    # a margin wider than the band
+    assert read(gray, (0.0, -1.0), RIGHT_NADIR, PoseConfig(outline_margin=0.4))[0]
+
+
+def test_a_faint_step_is_no_silhouette() -> None:
+    # a side face shaded within a few grey levels of the board: nothing to find
+    gray = window(0.34, (-1, 0), board=60, flank=64)
+    assert read(gray, (1.0, 0.0), RIGHT_NADIR)[0]
+
+
+def test_bad_outline_configs_are_refused() -> None:
+    with pytest.raises(ConfigError, match="top_edge"):
+        OutlineConfig(start=0.5, top_edge=0.6)
+    with pytest.raises(ConfigError, match="multiple of three"):
+        OutlineConfig(samples=10)
+    with pytest.raises(ConfigError, match="relative"):
+        OutlineConfig(relative=1.5)
+    with pytest.raises(ConfigError, match="outline_margin"):
+        PoseConfig(outline_margin=-0.1)
+
+
+# -- the support's direction -----------------------------------------------------------------
+
+def test_the_lean_is_toward_the_nearest_support() -> None:
+    field_map, die = straight_field()
+    shape = (int(50 + 1000 / TOURNAMENT.field_aspect) + 60, 1200)
+    empty = np.zeros(shape, np.uint8)
+    middle = (0.25, 0.5)
+    assert lean_direction(middle, die, field_map, TOURNAMENT, empty) is None
+    # the rail to the left, the top rail
+    assert lean_direction((0.6 * die, 0.5), die, field_map, TOURNAMENT, None) == (-1.0, 0.0)
+    assert lean_direction((0.25, 0.6 * die * TOURNAMENT.field_aspect), die, field_map,
+                          TOURNAMENT, None) == (0.0, -1.0)
+    # the bar to the right of a die in the left half
+    left, _ = TOURNAMENT.bar_span
+    assert lean_direction((left - 0.6 * die, 0.5), die, field_map, TOURNAMENT, None) == (1.0, 0.0)
+    # a checker below and to the right (30 degrees down), its rim 0.6 die edges away
+    x, y = field_map.image_point(*middle)
+    mask = empty.copy()
+    turn = math.radians(30.0)
+    reach = (0.6 + 1.1) * 30.0
+    cv2.circle(mask, (round(x + reach * math.cos(turn)), round(y + reach * math.sin(turn))), 33,
+               255, -1)
+    direction = lean_direction(middle, die, field_map, TOURNAMENT, mask)
+    assert direction is not None
+    assert math.degrees(math.atan2(direction[1], direction[0])) == pytest.approx(30.0, abs=8.0)
+    # the other die's centre 1.05 die edges above (its near face 0.55): nearer than the
+    # checker's rim, first seen on the ring 0.65 die edges out; at 1.2 (0.7) it is not
+    above = (0.25, 0.5 - 1.05 * die * TOURNAMENT.field_aspect)
+    farther = (0.25, 0.5 - 1.2 * die * TOURNAMENT.field_aspect)
+    assert lean_direction(middle, die, field_map, TOURNAMENT, mask, others=[farther]) == \
+        direction
+    assert lean_direction(middle, die, field_map, TOURNAMENT, mask, others=[above]) == \
+        pytest.approx((0.0, -1.0))
+    # whether there is one is what supported() says
+    assert supported(middle, die, field_map, TOURNAMENT, mask)
+    assert not supported(middle, die, field_map, TOURNAMENT, empty)
