@@ -1274,6 +1274,10 @@ class Referee:
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
         """Between plays the checkers should stay put: a change is worth a look."""
         if self.call is not None:
+            if self.glimpsed and self.game.phase is Phase.ROLL:
+                stood = self._stands_then_inferred(observation, out)
+                if stood is not None:
+                    return stood
             return self._mover_corrects(observation, out)
         if self.seating is None:
             return self
@@ -1296,6 +1300,29 @@ class Referee:
         # a play put right), the next plays are judged against a position in doubt.
         return replace(self, resynced=RESYNC_PLAYS,
                        parted=self.resynced if self.parted is None else self.parted)
+
+    def _stands_then_inferred(self, observation: Observation,
+                              out: "_Out") -> "Referee | None":
+        """*Players* mode, a call window open: the player on turn threw, seen in part
+        (``glimpsed``: a die of theirs in their half), played and picked up.
+
+        Their throw ended the window (``play_stands``), and their roll is inferred
+        from the play as without a window (rendered 28de820384cd seeds 12 and 28: the
+        board was only looked at as the mover putting their play right, and the roll
+        and play waited 1.5-2 s for the next throw).  None when no single roll with
+        the dice seen makes the board a legal play: the window stays as it was (the
+        mover's correction is looked for as before).
+        """
+        window = self.call
+        assert window is not None
+        trial = _Out(out.t)
+        state = replace(self, call=None)._infer_roll(observation, trial)
+        if not any(e.event == "roll" for e in trial.events):
+            return None
+        out.emit("play_stands", colour_name(window.mover), move=window.move)
+        out.events.extend(trial.events)
+        out.beeps += trial.beeps
+        return state
 
     def _mover_corrects(self, observation: Observation, out: "_Out") -> "Referee":
         """*Players* mode: the mover puts their own illegal play right before anyone throws.
