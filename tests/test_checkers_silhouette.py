@@ -6,6 +6,7 @@ taken together to make a colour's total add up."""
 import cv2
 import numpy as np
 
+from vision.checkers.count import CountConfig
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.reader import CheckerConfig, read_checkers
 from vision.checkers.slots import SlotConfig
@@ -162,3 +163,35 @@ def test_two_stacks_alternatives_together_make_a_colour_add_up() -> None:
     assert choose_alternatives(counts, single, 15, StackConfig()) == [5, 5, 5]
     assert choose_alternatives(counts, options, 14, StackConfig()) == [5, 6, 3]
 
+
+
+def test_white_checkers_on_a_cream_field_are_found_by_the_point_they_hide() -> None:
+    """Cream-white checkers with no rim on a cream field (the tournament board's, under a
+    lamp): they differ from the field beside them by a few grey levels, so neither a rim
+    nor a silhouette shows, but they hide their points: two on a red point (20, from
+    the rail), three on a black one (9).  Found by the point's colour missing where they
+    lie (``SlotConfig.hidden``), the stacks read two and three; without, fewer.  Empty
+    red and black points stay empty, and a rimmed dark stack (4) is unchanged."""
+    w, h = TOURNAMENT.rectified_size(WIDTH)
+    labels = surfaces(TOURNAMENT, w, h, 0, 0.96)
+    board = np.empty((h, w, 3), dtype=np.uint8)
+    board[:] = (216, 232, 240)
+    board[(labels == 1) | (labels == 3)] = (25, 18, 180)
+    board[(labels == 2) | (labels == 4)] = (24, 21, 20)
+    board[labels == -1] = (30, 30, 30)
+    for k in range(2):
+        _checker(board, _slot(20, k), (226, 236, 242), None)
+    for k in range(3):
+        _checker(board, _slot(9, k), (226, 236, 242), None)
+        _checker(board, _slot(4, k), (60, 60, 150), (30, 30, 90))
+    noise = np.random.default_rng(5).normal(0.0, 1.5, board.shape)
+    board = np.clip(board + noise, 0, 255).astype(np.uint8)
+    image_only = CountConfig(presume_totals=False)
+    counted = read_checkers(board, TOURNAMENT, config=CheckerConfig(count=image_only))
+    assert counted.points[20] == Counts(2, 0)
+    assert counted.points[9] == Counts(3, 0)
+    assert counted.points[4] == Counts(0, 3)
+    assert sum(p.light + p.dark for p in counted.points) == 8
+    plain = CheckerConfig(slots=SlotConfig(hidden=False), count=image_only)
+    without = read_checkers(board, TOURNAMENT, config=plain)
+    assert without.points[20].light + without.points[9].light < 5

@@ -101,6 +101,27 @@ class SlotConfig:
     levels, tune seed 41, scene 70), the third 100."""
     silhouette_edge: float = 0.12
     """Pixels this close (radii) to a border between surfaces are left out."""
+    hidden: bool = True
+    """Also look for checkers that hide their point: a white or cream checker on a cream
+    field under a lamp shows neither a rim nor a silhouette (the field beside it looks
+    like it), but where it lies its red or black point does not show (see
+    :func:`_hidden_points`).  Off, a point's colour is not looked at."""
+    hidden_distance: float = 85.0
+    """Least distance (Lab, lightness halved; the median over the slot's disc) of a slot's
+    point pixels from the point's own colour (the median of its class's free pixels over
+    the frame) for the slot to hold a checker.  On the tune renders the white checkers
+    missed on cream fields stood 94-116 off their red or black points (tune seeds 23 and
+    26); empty point bases, glare and dice on them included, at most 72 (a black point's
+    base washed out by glare, a die on a white point)."""
+    hidden_share: float = 0.9
+    """Share of the disc's point pixels that must stand at least half that distance off the
+    point's colour: the whole disc is covered (a die covers a third of it)."""
+    hidden_inner: float = 0.75
+    """The disc (radii) read on each slot: well inside the checker, whatever the slot's
+    spacing (the slots lie ``spacing`` radii apart, the frame's own spacing may differ by
+    0.1 radii a slot)."""
+    hidden_pixels: int = 40
+    """Least free point pixels a slot's disc (every other pixel each way) needs to judge."""
 
 
 def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfile,
@@ -128,7 +149,157 @@ def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfi
     if config.silhouette:
         found += _silhouettes(edges.blurred, circles + found, profile, radius, config,
                               field_image)
+    if config.hidden and field_image is not None:
+        found += _hidden_points(field_image, circles + found, profile, radius, config)
     return found
+
+
+_LAB_WEIGHTS = np.array([0.5, 1.0, 1.0])
+"""Lab distances count lightness half (as the tray's): shading moves lightness most."""
+
+
+def _lab(bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """Rows of BGR pixels as weighted Lab (see ``_LAB_WEIGHTS``)."""
+    lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    return np.asarray(lab.astype(np.float64) * _LAB_WEIGHTS, dtype=np.float64)
+
+
+_SCREEN_STEP = 3
+"""The screen of :func:`_hidden_points` reads every third of a disc's pixels."""
+
+
+def _byte_median(values: npt.NDArray[np.uint8]) -> float:
+    """The (lower) median of bytes, by their histogram."""
+    cumulative = np.cumsum(np.bincount(values, minlength=256))
+    return float(np.searchsorted(cumulative, (len(values) + 1) // 2))
+
+
+def _hidden_points(image: npt.NDArray[np.uint8], circles: list[Circle],
+                   profile: BoardProfile, radius: float,
+                   config: SlotConfig) -> list[Circle]:
+    """Checkers found by the point they hide.
+
+    A point's colour is the same all along it, and every point of a class
+    (row and colour) shares it, so the median colour of a class's pixels
+    not under a checker found is its colour, whatever few checkers were
+    missed.  Walking each point from the rail, past its checkers found, the
+    first slot with none is looked at: a checker there hides the point, and
+    the disc's point pixels stand far off the point's colour; a checker
+    found so opens the slot beyond.  (A white checker on a cream field under
+    a lamp: no rim, and the field beside it looks like it, but its red point
+    does not.)  The first free slot of every point is screened at once by
+    the mean distance; the few that pass are judged by the median."""
+    height, width = image.shape[:2]
+    pixels = _point_pixels(profile, width, height, round(radius, 1), config)
+    taken = np.zeros((height, width), dtype=np.uint8)
+    for c in circles:
+        cv2.circle(taken, (round(c.x), round(c.y)), round(c.radius * 1.05), 1, -1)
+    flat = taken.ravel()
+    bgr = image.reshape(-1, 3)
+    free = pixels.kind_pixels[flat[pixels.kind_pixels] == 0]
+    labs = cv2.cvtColor(bgr[free].reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
+    kinds = pixels.kind_of[free]
+    colours = np.full((5, 3), np.nan)
+    for kind in range(1, 5):
+        mine = labs[kinds == kind]
+        if len(mine) >= config.hidden_pixels:
+            # Per channel, by a histogram: the median of bytes.
+            colours[kind] = [_byte_median(mine[:, c]) for c in range(3)]
+    colours *= _LAB_WEIGHTS
+    known = np.array([(c.x, c.y) for c in circles]) if circles else np.zeros((0, 2))
+    d2 = ((pixels.centres[:, None, :] - known[None, :, :]) ** 2).sum(axis=2)
+    occupied = (d2 < (config.clear * radius) ** 2).any(axis=1).reshape(24, -1)
+    most = occupied.shape[1]
+    first = np.where(occupied.all(axis=1), most, occupied.argmin(axis=1))
+    # Screen: every point's first free slot at once, by the mean distance of its free
+    # point pixels from its class's colour.
+    candidates = [p for p in range(24) if first[p] < most
+                  and not np.isnan(colours[pixels.kind[p]][0])]
+    if not candidates:
+        return []
+    index = [pixels.slots[p][first[p]][::_SCREEN_STEP] for p in candidates]
+    slot_of = np.repeat(np.arange(len(candidates)), [len(i) for i in index])
+    index_all = np.concatenate(index)
+    use = flat[index_all] == 0
+    index_all, slot_of = index_all[use], slot_of[use]
+    refs = colours[[pixels.kind[p] for p in candidates]]
+    distance = np.linalg.norm(_lab(bgr[index_all]) - refs[slot_of], axis=1)
+    count = np.bincount(slot_of, minlength=len(candidates))
+    far = np.bincount(slot_of, distance >= config.hidden_distance / 2.0,
+                      minlength=len(candidates))
+    passed = (count >= config.hidden_pixels / _SCREEN_STEP) \
+        & (far >= config.hidden_share * count)
+    found: list[Circle] = []
+    for p in (candidates[i] for i in np.flatnonzero(passed)):
+        colour = colours[pixels.kind[p]]
+        for k in range(int(first[p]), most):
+            if occupied[p, k]:
+                continue
+            mine = pixels.slots[p][k]
+            mine = mine[flat[mine] == 0]
+            if len(mine) < config.hidden_pixels:
+                break
+            gap = np.linalg.norm(_lab(bgr[mine]) - colour, axis=1)
+            if float(np.median(gap)) < config.hidden_distance or float(
+                    (gap >= config.hidden_distance / 2.0).mean()) < config.hidden_share:
+                break
+            x, y = pixels.centres[p * most + k]
+            found.append(Circle(float(x), float(y), radius))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class _PointPixels:
+    """The pixels :func:`_hidden_points` reads (flat indices)."""
+
+    kind_pixels: npt.NDArray[np.intp]
+    """The points' pixels (every third each way) ..."""
+    kind_of: npt.NDArray[np.int8]
+    """... and the class of each (:func:`.surface.surfaces`' label, 1-4), flat-indexed."""
+    kind: tuple[int, ...]
+    """Each physical point's class."""
+    slots: tuple[tuple[npt.NDArray[np.intp], ...], ...]
+    """Per physical point, from the rail: each slot's disc's point pixels (every other
+    pixel each way)."""
+    centres: npt.NDArray[np.float64]
+    """Every slot's centre, point by point (``slots``' order)."""
+
+
+@lru_cache(maxsize=8)
+def _point_pixels(profile: BoardProfile, width: int, height: int, radius: float,
+                  config: SlotConfig) -> _PointPixels:
+    """The pixels of every point's slots and of each class of point (see
+    :func:`_hidden_points`)."""
+    labels = surfaces(profile, width, height, round(config.silhouette_edge * radius), 0.96)
+    every = np.zeros((height, width), dtype=bool)
+    every[::6, ::6] = True
+    kind_pixels = np.flatnonzero((labels > 0) & every).astype(np.intp)
+    kind_of = np.zeros(height * width, dtype=np.int8)
+    kind_of[kind_pixels] = labels.ravel()[kind_pixels]
+    disc_x, disc_y = _disc(radius, 0.0, config.hidden_inner, 2)
+    step = config.spacing * radius
+    kind: list[int] = []
+    rows = []
+    centres = []
+    for index in range(24):
+        top = profile.is_top(index)
+        own = 1 + index % 2 + (2 if top else 0)
+        kind.append(own)
+        x = profile.point_u(index) * width
+        row = []
+        for k in range(config.most):
+            along = radius * (1.0 + config.gap) + k * step
+            y = along if top else height - along
+            xs = round(x) + disc_x
+            ys = round(y) + disc_y
+            inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+            xs, ys = xs[inside], ys[inside]
+            on = labels[ys, xs] == own
+            row.append((ys[on] * width + xs[on]).astype(np.intp))
+            centres.append((x, y))
+        rows.append(tuple(row))
+    return _PointPixels(kind_pixels, kind_of, tuple(kind), tuple(rows),
+                        np.array(centres, dtype=np.float64))
 
 
 def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: BoardProfile,
