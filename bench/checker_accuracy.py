@@ -17,7 +17,9 @@ Styles.  ``--split all`` draws every style as :func:`random_scene` does (the
 mix the first numbers were measured on).  The checker stage is tuned on the
 ``tune`` split only; ``held-out`` scenes have a board style or a checker
 style never looked at while tuning (:data:`HELD_OUT_BOARDS`,
-:data:`HELD_OUT_CHECKERS`), and are the honest measure of boards never seen.
+:data:`HELD_OUT_CHECKERS`, from ``bench/styles.py``: olive-felt and cream-brown, which
+every bench holds out, and burgundy-leather, held out by the checker stage alone), and are
+the honest measure of boards never seen.
 
 Printed: points right, boards right (24 points and the bar), bar right, off
 right, a breakdown of the wrong points (count too low / too high with the
@@ -64,6 +66,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.styles import CHECKER_HELD_OUT_BOARDS, HELD_OUT_CHECKERS
 from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
 from vision.checkers.totals import consistent_off
@@ -84,8 +87,9 @@ from vision.synth.styles import (
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
 CLEAR_FRAMES: Final = ("frame0", "frame1", "test8", "test9", "frame3", "frame5")
-HELD_OUT_BOARDS: Final = ("burgundy-leather", "olive-felt")
-HELD_OUT_CHECKERS: Final = ("cream-brown",)
+HELD_OUT_BOARDS: Final = CHECKER_HELD_OUT_BOARDS
+"""The checker stage's held-out boards: every bench's, and burgundy-leather (see
+``bench/styles.py``)."""
 WIDTH: Final = 640
 
 
