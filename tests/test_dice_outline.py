@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_dice_pose import face_of, straight_field
+from tests.test_dice_pose import face_of, pip, straight_field
+from vision.dice.faces import Face
 from vision.dice.outline import OutlineConfig, tipped_outline
 from vision.dice.pose import PoseConfig, assess
 from vision.dice.support import lean_direction, supported
@@ -19,10 +20,11 @@ FIELD_PIXELS = 40.0 / 0.03
 
 
 def window(band: float, side: tuple[int, int] = (-1, 0), board: int = 60,
-           flank: int = 165) -> np.ndarray:
+           flank: int = 165, one: bool = False) -> np.ndarray:
     """A 200x200 window: a light die 40 px wide at (100, 100) with four dark pips
-    (``face_of(4, 0)``) on a darker board, and a side face of grey ``flank``
-    ``band`` die edges wide beyond its edge on ``side`` (a unit step in x or y)."""
+    (``face_of(4, 0)``; ``one``: a one's pip) on a darker board, and a side face of
+    grey ``flank`` ``band`` die edges wide beyond its edge on ``side`` (a unit step in
+    x or y)."""
     gray = np.full((200, 200), board, np.uint8)
     x0, y0, x1, y1 = 80, 80, 120, 120
     width = round(band * 40.0)
@@ -32,8 +34,10 @@ def window(band: float, side: tuple[int, int] = (-1, 0), board: int = 60,
                (0, -1): (x0, y0 - width, x1, y0), (0, 1): (x0, y1, x1, y1 + width)}[(sx, sy)]
         cv2.rectangle(gray, box[:2], (box[2] - 1, box[3] - 1), flank, -1)
     cv2.rectangle(gray, (x0, y0), (x1 - 1, y1 - 1), 225, -1)
-    for pip in face_of(4, 0.0).pips:
-        cv2.circle(gray, (round(pip.x), round(pip.y)), 4, 30, -1)
+    if one:
+        cv2.circle(gray, (100, 100), 5, 30, -1)
+    for dot in () if one else face_of(4, 0.0).pips:
+        cv2.circle(gray, (round(dot.x), round(dot.y)), 4, 30, -1)
     return np.asarray(cv2.GaussianBlur(gray, (0, 0), 1.2), np.uint8)
 
 
@@ -105,6 +109,27 @@ def test_a_faint_step_is_no_silhouette() -> None:
     # a side face shaded within a few grey levels of the board: nothing to find
     gray = window(0.34, (-1, 0), board=60, flank=64)
     assert read(gray, (1.0, 0.0), RIGHT_NADIR)[0]
+
+
+def test_a_ones_sides_and_size_come_from_its_outline() -> None:
+    # the face finder sizes a one by its pip, which blur swells: here 1.4 times the die
+    one = Face((pip(100.0, 100.0),), "dark", (100.0, 100.0), 0.0, 56.0, 0.0)
+    band = tipped_outline(window(0.34, (-1, 0), one=True), one, (-1.0, 0.0), RIGHT_NADIR, 0.24)
+    assert band is not None and band.normal == pytest.approx((-1.0, 0.0), abs=0.05)
+    # sized so that its top face's edge lies at top_edge (0.575): 20 px -> 34.8 px a die,
+    # the band's outer edge (34 px out) 0.98 of that
+    assert band.edge == pytest.approx(34.0 / (20.0 / 0.575), abs=0.05)
+    assert band.excess > 0.3
+    assert tipped_outline(window(0.0, one=True), one, (-1.0, 0.0), RIGHT_NADIR, 0.24) is None
+    # turned 30 degrees: the sides are found along the outline
+    turned = cv2.warpAffine(window(0.34, (-1, 0), one=True),
+                            cv2.getRotationMatrix2D((100.0, 100.0), -30.0, 1.0), (200, 200),
+                            borderMode=cv2.BORDER_REPLICATE)
+    away = (-math.cos(math.radians(30.0)), -math.sin(math.radians(30.0)))
+    band = tipped_outline(turned, one, away, RIGHT_NADIR, 0.24)
+    assert band is not None and band.normal == pytest.approx(away, abs=0.05)
+    assert tipped_outline(window(0.34, (-1, 0), one=True), one, (-1.0, 0.0), RIGHT_NADIR, 0.24,
+                          OutlineConfig(ones=False)) is None
 
 
 def test_bad_outline_configs_are_refused() -> None:

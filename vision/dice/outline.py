@@ -97,6 +97,9 @@ class OutlineConfig:
     None for no such test.  Renders (seeds 21-22, tuned styles): 4 fewer of 348
     flat dice judged as if supported called cocked, one fewer of 385 cocked dice
     found."""
+    ones: bool = True
+    """Look at ones too, whose sides are taken from the gradients around the pip
+    (the top face's outline, fourfold), their size from the pip alone."""
     end_span: tuple[float, float] = (0.65, 0.95)
     """Where the side's ends are looked at, die edges across from its middle line."""
 
@@ -133,9 +136,8 @@ def tipped_outline(gray: Gray, face: Face, away: tuple[float, float],
     shows there (``reach``: the perspective reach at the die in die edges,
     ``nadir``: the point below the camera, pixels of ``gray``; None for none),
     or None when no side has an edge out there."""
-    angle = grid_angle(face)
     size = face.die_size
-    if angle is None or size <= 0.0:
+    if size <= 0.0 or (face.value == 1 and not config.ones):
         return None
     cx, cy = face.center
     margin = math.ceil(size * (config.stop + config.half_length) + 3.0 * config.blur + 3.0)
@@ -148,6 +150,14 @@ def tipped_outline(gray: Gray, face: Face, away: tuple[float, float],
     gx = np.asarray(cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3), np.float32) / 8.0
     gy = np.asarray(cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3), np.float32) / 8.0
     centre = (cx - x0, cy - y0)
+    angle = grid_angle(face)
+    if angle is None:  # a one: its sides and size from the top face's outline
+        angle = _outline_angle(gx, gy, centre, size, 0.2)
+        measured = _one_size(gx, gy, centre, angle, size, config)
+        if measured is None:
+            return None
+        size = measured
+        angle = _outline_angle(gx, gy, centre, size, 0.35)
     distances = np.arange(0.3, config.stop + config.step / 2.0, config.step)
     across = np.linspace(-config.half_length, config.half_length, config.samples)
     normals = [(math.cos(angle + k * math.pi / 2.0), math.sin(angle + k * math.pi / 2.0))
@@ -221,3 +231,45 @@ def _goes_on(gx: npt.NDArray[np.float32], gy: npt.NDArray[np.float32],
     assert config.ends is not None
     sign = 1.0 if middle >= 0.0 else -1.0
     return bool(np.all(ends * sign >= config.ends * abs(middle)))
+
+
+def _outline_angle(gx: npt.NDArray[np.float32], gy: npt.NDArray[np.float32],
+                   centre: tuple[float, float], size: float, inner: float) -> float:
+    """The direction of a face's sides (radians, modulo a right angle) from the
+    gradients on a ring around its centre, ``inner`` to 0.75 die edges out, where
+    its outline lies: each gradient's angle four times over, weighed by its
+    strength."""
+    h, w = gx.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    r = np.hypot(xs - centre[0], ys - centre[1]) / size
+    ring = (r >= inner) & (r <= 0.75)
+    mag = np.hypot(gx[ring], gy[ring])
+    theta = np.arctan2(gy[ring], gx[ring])
+    return float(math.atan2(float((mag * np.sin(4.0 * theta)).sum()),
+                            float((mag * np.cos(4.0 * theta)).sum())) / 4.0)
+
+
+def _one_size(gx: npt.NDArray[np.float32], gy: npt.NDArray[np.float32],
+              centre: tuple[float, float], angle: float, size: float,
+              config: OutlineConfig) -> float | None:
+    """A one's die edge in pixels, from where its top face's edge lies on its four
+    sides (the median of each side's first gradient peak, taken as ``top_edge``):
+    the face finder sizes a one by its pip, which blur swells (2x renders: 1.2-1.5
+    times the die), so its ``die_size`` serves only to look within.  Sides with no
+    edge (against something of the die's grey) are left out; None when fewer than
+    two show one."""
+    distances = np.arange(0.18, 0.9, config.step)
+    across = np.linspace(-config.half_length, config.half_length, config.samples)
+    found = []
+    for k in range(4):
+        normal = (math.cos(angle + k * math.pi / 2.0), math.sin(angle + k * math.pi / 2.0))
+        strength = np.abs(_segment(gx, gy, centre, normal, distances, across, size).mean(axis=1))
+        peak = float(strength.max())
+        if peak < config.floor:
+            continue  # a side against something of its grey (a checker, the board)
+        first = next(i for i in range(len(distances)) if strength[i] >= 0.5 * peak and (
+            i == len(distances) - 1 or strength[i] >= strength[i + 1]))
+        found.append(float(distances[first]) * size)
+    if len(found) < 2:
+        return None
+    return float(np.median(found)) / config.top_edge
