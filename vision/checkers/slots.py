@@ -146,12 +146,23 @@ def find_slot_circles(edges: EdgeMap, circles: list[Circle], profile: BoardProfi
             found += [Circle(x, y, radius) for x, y in new]
             if not new:
                 break
+    # The pixels under the checkers found, which the silhouette and hidden-point tests
+    # leave out (each marks the checkers it finds in it).
+    taken = _taken(circles + found, edges.height, edges.width)
     if config.silhouette:
         found += _silhouettes(edges.blurred, circles + found, profile, radius, config,
-                              field_image)
+                              field_image, taken)
     if config.hidden and field_image is not None:
-        found += _hidden_points(field_image, circles + found, profile, radius, config)
+        found += _hidden_points(field_image, circles + found, profile, radius, config, taken)
     return found
+
+
+def _taken(circles: list[Circle], height: int, width: int) -> npt.NDArray[np.uint8]:
+    """1 under the circles (a little beyond their radius), 0 elsewhere."""
+    taken = np.zeros((height, width), dtype=np.uint8)
+    for c in circles:
+        cv2.circle(taken, (round(c.x), round(c.y)), round(c.radius * 1.05), 1, -1)
+    return taken
 
 
 _LAB_WEIGHTS = np.array([0.5, 1.0, 1.0])
@@ -168,15 +179,9 @@ _SCREEN_STEP = 3
 """The screen of :func:`_hidden_points` reads every third of a disc's pixels."""
 
 
-def _byte_median(values: npt.NDArray[np.uint8]) -> float:
-    """The (lower) median of bytes, by their histogram."""
-    cumulative = np.cumsum(np.bincount(values, minlength=256))
-    return float(np.searchsorted(cumulative, (len(values) + 1) // 2))
-
-
 def _hidden_points(image: npt.NDArray[np.uint8], circles: list[Circle],
-                   profile: BoardProfile, radius: float,
-                   config: SlotConfig) -> list[Circle]:
+                   profile: BoardProfile, radius: float, config: SlotConfig,
+                   taken: npt.NDArray[np.uint8] | None = None) -> list[Circle]:
     """Checkers found by the point they hide.
 
     A point's colour is the same all along it, and every point of a class
@@ -188,24 +193,25 @@ def _hidden_points(image: npt.NDArray[np.uint8], circles: list[Circle],
     found so opens the slot beyond.  (A white checker on a cream field under
     a lamp: no rim, and the field beside it looks like it, but its red point
     does not.)  The first free slot of every point is screened at once by
-    the mean distance; the few that pass are judged by the median."""
+    the share of far pixels; the few that pass are judged by the median.
+    ``taken`` marks the pixels of the checkers found (built from ``circles``
+    when not given)."""
     height, width = image.shape[:2]
     pixels = _point_pixels(profile, width, height, round(radius, 1), config)
-    taken = np.zeros((height, width), dtype=np.uint8)
-    for c in circles:
-        cv2.circle(taken, (round(c.x), round(c.y)), round(c.radius * 1.05), 1, -1)
+    if taken is None:
+        taken = _taken(circles, height, width)
     flat = taken.ravel()
     bgr = image.reshape(-1, 3)
     free = pixels.kind_pixels[flat[pixels.kind_pixels] == 0]
     labs = cv2.cvtColor(bgr[free].reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    kinds = pixels.kind_of[free]
-    colours = np.full((5, 3), np.nan)
-    for kind in range(1, 5):
-        mine = labs[kinds == kind]
-        if len(mine) >= config.hidden_pixels:
-            # Per channel, by a histogram: the median of bytes.
-            colours[kind] = [_byte_median(mine[:, c]) for c in range(3)]
-    colours *= _LAB_WEIGHTS
+    kinds = pixels.kind_of[free].astype(np.intp)
+    # Per class and channel, the (lower) median of the bytes, by one histogram of all.
+    keys = (kinds * 3)[:, None] * 256 + np.arange(3) * 256 + labs
+    histogram = np.bincount(keys.ravel(), minlength=15 * 256).reshape(5, 3, 256)
+    count = np.bincount(kinds, minlength=5)
+    middle = (np.cumsum(histogram, axis=2) >= ((count + 1) // 2)[:, None, None]).argmax(axis=2)
+    colours = np.where((count >= config.hidden_pixels)[:, None],
+                       middle * _LAB_WEIGHTS, np.nan)
     known = np.array([(c.x, c.y) for c in circles]) if circles else np.zeros((0, 2))
     d2 = ((pixels.centres[:, None, :] - known[None, :, :]) ** 2).sum(axis=2)
     occupied = (d2 < (config.clear * radius) ** 2).any(axis=1).reshape(24, -1)
@@ -304,7 +310,8 @@ def _point_pixels(profile: BoardProfile, width: int, height: int, radius: float,
 
 def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: BoardProfile,
                  radius: float, config: SlotConfig,
-                 colour: npt.NDArray[np.uint8] | None = None) -> list[Circle]:
+                 colour: npt.NDArray[np.uint8] | None = None,
+                 taken: npt.NDArray[np.uint8] | None = None) -> list[Circle]:
     """Checkers on the slots of a point that show no rim but cover the field.
 
     Past the first slot a point is narrower than a checker, so a checker on
@@ -320,12 +327,13 @@ def _silhouettes(gray: npt.NDArray[np.uint8], circles: list[Circle], profile: Bo
 
     The pixels of every slot are fixed by the profile and the image's size
     (:func:`_slot_pixels`); the first two slots of every point are screened
-    at once by their mean grey, the few that pass are judged in full."""
+    at once by their mean grey, the few that pass are judged in full.
+    ``taken`` marks the pixels of the checkers found (built from ``circles``
+    when not given); those found here are marked in it too."""
     height, width = gray.shape
     places = _slot_pixels(profile, width, height, round(radius, 1), config)
-    taken = np.zeros((height, width), dtype=np.uint8)
-    for c in circles:
-        cv2.circle(taken, (round(c.x), round(c.y)), round(c.radius * 1.05), 1, -1)
+    if taken is None:
+        taken = _taken(circles, height, width)
     grey = _Pixels(gray.ravel(), None if colour is None or config.silhouette_chroma <= 0.0
                    else colour.reshape(-1, 3))
     flat = taken.ravel()  # a view: checkers found below mark it too
