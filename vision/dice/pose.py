@@ -214,13 +214,12 @@ class PoseConfig:
     silhouette, on a side turned from what it leans on, reaches this many die
     edges farther past its top face than perspective lets a flat die's side face
     show there is cocked (the face it tipped up shows, ``sin(tilt)`` wide); None
-    for never.  Twos to sixes (a one has no grid to tell its sides by).  Chosen
-    on renders of seeds 21 and 22 (``bench/dice_pose_accuracy.py``'s scenes,
-    tuned styles, 2x still, the scene's die size): 0.1 found 15 of the 26 cocked
-    dice the other cues missed there, and called 8 of 140 flat dice cocked when
-    every flat die was judged as if it had support (2 of them lying on a
-    checker, which gives none), none of the 7 that had; 0.2 found 4 and called
-    4."""
+    for never.  Chosen on renders of seeds 21 (300 scenes) and 22 (250) of
+    ``bench/dice_pose_accuracy.py``'s scenes, tuned styles, 2x still, the
+    scene's die size: cocked found 166 -> 182 of 209 and 136 -> 147 of 176,
+    flat called cocked 0 of 190 and 158 before and after; every die judged as if
+    it had support (``--any-support``) 4 -> 7 and 4 -> 13.  0.2 gave about a
+    quarter of the gain for half the false alarms (first trials, seed 21)."""
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
