@@ -104,3 +104,17 @@ def test_a_third_layer_on_whole_slots_runs_without_a_gap() -> None:
     assert read_stack(_distances(seen), False, _frame(), config, covered).count == 12
     assert read_stack(_distances(seen), False, _frame(), replace(config, top_run=False),
                       covered).count == 11
+
+
+def test_a_circle_overlapping_a_short_stacks_last_checker_is_no_checker() -> None:
+    """A lone checker at the rail and a circle 0.57 slots out, overlapping it: no layer
+    lies on a row of one, so the circle is a phantom (a rim in a grained point's base) and
+    the stack holds one.  Off (``short_overlap`` 0) it read two; two checkers a whole slot
+    apart and a row of four with a layer checker on it are unchanged."""
+    config = StackConfig()
+    assert read_stack(_distances([0.04, 0.57]), False, _frame(), config).count == 1
+    assert read_stack(_distances([0.04, 0.57]), False, _frame(),
+                      replace(config, short_overlap=0.0)).count == 2
+    assert read_stack(_distances([0.02, 1.03]), False, _frame(), config).count == 2
+    assert read_stack(_distances([0.0, 0.5, 1.0, 2.0, 3.0]), False, _frame(),
+                      config).count == 5

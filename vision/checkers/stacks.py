@@ -163,6 +163,12 @@ class StackConfig:
     five as nine), one board lost and one won there: left off until a frame's parallax is
     modelled (how far out a checker's face stands for its height, from the camera's pose)
     rather than guessed from the stack's own spread."""
+    short_overlap: float = 0.75
+    """In a stack too short for a layer (its row under ``min_row``), a farthest circle
+    within this many slots of the one before it, and off its slot by at least ``phase``,
+    overlaps that checker where no checker lies on another: a phantom (a rim in a grained
+    point's base beside a lone checker, pipeline tune seed 22, scene 162: one read as
+    two), and the row ends before it.  0 keeps it."""
     lateral_phase: float = 0.02
     """... and stands out along the point too by at least this (slots) on average: a
     layer lies further from the rail than the checkers under it."""
@@ -246,8 +252,16 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     slots = np.array([frame.slot(d, top) for d in distances])
     if not config.enabled:
         return Stack(len(distances), len(distances), (False,) * len(distances), ())
-    row = max(int(np.rint(slots.max())) + 1, 1)
-    far = float(slots.max())
+    reach = slots
+    if config.short_overlap > 0.0 and len(slots) >= 2:
+        ordered = np.sort(slots)
+        last = float(ordered[-1])
+        if int(np.rint(last)) + 1 < config.min_row \
+                and last - float(ordered[-2]) < config.short_overlap \
+                and abs(last - float(np.rint(last))) >= config.phase:
+            reach = ordered[:-1]
+    row = max(int(np.rint(reach.max())) + 1, 1)
+    far = float(reach.max())
     if row - 1 >= config.rescale_from and far > 0.0:
         # The farthest checker is in the row, on a whole slot: the stack's own spacing.
         slots = slots * ((1.0 - config.rescale) + config.rescale * (row - 1) / far)
