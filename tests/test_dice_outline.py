@@ -10,7 +10,7 @@ import pytest
 from tests.test_dice_pose import face_of, pip, straight_field
 from vision.dice.faces import Face
 from vision.dice.outline import OutlineConfig, tipped_outline
-from vision.dice.pose import PoseConfig, assess
+from vision.dice.pose import PoseConfig, assess, squash
 from vision.dice.support import lean_direction, supported
 from vision.errors import ConfigError
 from vision.profile import TOURNAMENT
@@ -44,9 +44,15 @@ def window(band: float, side: tuple[int, int] = (-1, 0), board: int = 60,
 DEFAULT = PoseConfig()
 
 
+SLANT = 0.93
+"""Pips this round: the four's squash 0.965, under ``outline_squash`` (0.98) but over
+its ``supported_squash`` (0.96), so that the outline decides."""
+
+
 def read(gray: np.ndarray, lean: tuple[float, float] | None, nadir: tuple[float, float],
-         config: PoseConfig = DEFAULT) -> tuple[bool, tuple[str, ...]]:
-    pose = assess(gray, face_of(4, 0.0), 40.0, config, nadir=nadir, field_pixels=FIELD_PIXELS,
+         config: PoseConfig = DEFAULT, ratio: float = SLANT) -> tuple[bool, tuple[str, ...]]:
+    face = face_of(4, 0.0, ratio=ratio)
+    pose = assess(gray, face, 40.0, config, nadir=nadir, field_pixels=FIELD_PIXELS,
                   source_die=40.0, supported=True, lean=lean)
     return pose.flat, pose.reasons
 
@@ -60,6 +66,8 @@ def test_a_band_beyond_the_side_turned_from_the_support_calls_the_die_cocked() -
     # leaning on something to its right, the die tipped up its left face (20 degrees:
     # 0.34 die edges)
     gray = window(0.34, (-1, 0))
+    assert DEFAULT.supported_squash[3] < squash(face_of(4, 0.0, ratio=SLANT)) \
+        < DEFAULT.outline_squash
     flat, reasons = read(gray, (1.0, 0.0), RIGHT_NADIR)
     assert not flat
     assert any("outline" in r for r in reasons)
@@ -67,6 +75,17 @@ def test_a_band_beyond_the_side_turned_from_the_support_calls_the_die_cocked() -
     assert band is not None and band.normal == pytest.approx((-1.0, 0.0), abs=1e-6)
     assert band.edge == pytest.approx(0.5 + 0.34, abs=0.06)
     assert band.allowance == 0.0
+
+
+def test_the_outline_needs_a_top_face_squashed_a_little_too() -> None:
+    # the same band beside a die whose pips are round: flat (a flat die's top face is
+    # round; the outline alone called twice as many flat dice cocked)
+    gray = window(0.34, (-1, 0))
+    assert squash(face_of(4, 0.0, ratio=0.99)) > DEFAULT.outline_squash
+    assert read(gray, (1.0, 0.0), RIGHT_NADIR, ratio=0.99)[0]
+    assert not read(gray, (1.0, 0.0), RIGHT_NADIR, PoseConfig(outline_squash=1.0), ratio=0.99)[0]
+    with pytest.raises(ConfigError, match="outline_squash"):
+        PoseConfig(outline_squash=1.5)
 
 
 def test_no_band_or_one_on_the_supports_side_is_no_tipped_face() -> None:
