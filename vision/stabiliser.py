@@ -84,6 +84,55 @@ class StabiliserConfig:
     read 3, 5, 3, 5: not settled) nor any two differing frames in a row (a
     change).  0 restarts the hold on any differing frame."""
 
+    occluded_credit: int = 2
+    """Occluded frames just before a state's first clear frame that read exactly that
+    state, counted in its hold (the latest ones, at most this many; never so many
+    that the first clear frame alone completes the hold).  The vision's occlusion
+    tracker reports a hand for ``release_frames`` (2) clear frames after it has gone
+    (``vision/occlusion/tracker.py``: hysteresis, so that the frame the fingers leave
+    in is never read), with the board read in full; the hold on top of that made
+    every decision after a hand wait two frames more (0.5 s instead of 0.3 s: 632 of
+    6002 rolls and plays on 68 rendered sessions of 28de820384cd).  A frame under a
+    hand that reads the board other than the clear frames after it gets no credit,
+    so a checker or a die the hand hid or still held is never part of the hold; one
+    that reads the dice otherwise where they lie is a re-read (``reread_within``: the
+    still is taken only once the hand is reported gone, so its reading comes on the
+    first clear frame).  And only a state whose checkers and cube are those of the
+    latest state reported before the hand gets the credit: it is for dice thrown or
+    picked up under the hand, and a board read otherwise between two hands may be
+    the hands' own misreading (28de820384cd seed 16: nine checkers read borne off in
+    two clear frames between two hands, a planted illegal play then left uncalled).
+    0 counts no occluded frame."""
+    vanished_credit: int = 1
+    """At most this many of ``occluded_credit``'s frames for a state with fewer dice
+    than the latest state reported before the hand (dice picked up under it).  The
+    frame's reading may miss every die after a hand until the vision's still, taken
+    once the scene has settled with no die read (``StillConfig.without_dice``), finds
+    them on the third clear frame: with two frames of credit that was too late, and a
+    throw made as the mover's dice still lay, read without any die for two frames, was
+    taken for the pick-up (28de820384cd seed 17 t=116.6: an early throw not voided).
+    One frame still decides a pick-up within 0.4 s."""
+    reread_within: float | None = None
+    """A *re-read*: a change in which only the dice's readings differ (a die's value,
+    flat or cocked, on a checker, or a die found; never a die lost) while every die
+    read before lies where it lay, the checkers and the cube the same, and coming
+    within this many seconds of the first frame of the state it replaces (None:
+    ``hold``), gets that state's start for its hold.  Once dice have settled the
+    vision reads them again from a high-resolution still two frames later
+    (``vision/stills.py``, ``settle_frames``) and its reading stands from then on;
+    when it differs from the frame's (a die the frame missed, a 3 read as a 5) the
+    hold started again on it, so the roll waited 0.5 s instead of 0.3 s (329 of 2937
+    rolls on the rendered streams of 28de820384cd).  The scene did not move: only the
+    reading changed.  Only the first re-read of a state gets the credit (a reading
+    that keeps changing holds on its own), and only after ``reread_frames`` frames
+    of the state before, so a tumbling die that comes to rest where it last bounced
+    does not take the bounce's start."""
+    reread_frames: int = 2
+    """Frames in a row, from its start, that must have read the state before alike for
+    a re-read of its dice to take its start (``reread_within``).  A tumbling die changes
+    face or place from one frame to the next, so two frames alike are dice at rest:
+    the vision asks for its still after as many unchanged frames (``settle_frames``)."""
+
     def __post_init__(self) -> None:
         if not (math.isfinite(self.hold) and self.hold >= 0):
             raise ConfigError("stabiliser hold must be 0 or more seconds")
@@ -96,6 +145,19 @@ class StabiliserConfig:
             raise ConfigError("stabiliser max_gap must be positive seconds")
         if not (math.isfinite(self.outlier_share) and 0 <= self.outlier_share < 0.5):
             raise ConfigError("stabiliser outlier_share must be from 0 up to (not including) 0.5")
+        if self.reread_frames < 1:
+            raise ConfigError("stabiliser reread_frames must be 1 or more")
+        if self.occluded_credit < 0 or self.vanished_credit < 0:
+            raise ConfigError("stabiliser occluded_credit and vanished_credit must be 0 or "
+                              "more frames")
+        if self.reread_within is not None and not (math.isfinite(self.reread_within)
+                                                   and self.reread_within >= 0):
+            raise ConfigError("stabiliser reread_within must be 0 or more seconds")
+
+    @property
+    def reread_window(self) -> float:
+        """Seconds after a state's first frame within which a re-read keeps its start."""
+        return self.hold if self.reread_within is None else self.reread_within
 
     def hold_for(self, observation: Observation) -> float:
         """The hold time that applies to a state."""
@@ -139,6 +201,13 @@ class Stabiliser:
         self._frames: deque[tuple[float, bool]] = deque()
         """(time, shows the anchor's state) of the anchor's frames, from the
         latest one that can still start a hold."""
+        self._start: float | None = None
+        """When the anchor's hold may start: its first frame's time, or earlier with a
+        credit (``occluded_credit``, ``reread_within``)."""
+        self._credited = False
+        """The anchor's state got a re-read's credit (no second one)."""
+        self._hidden: deque[Observation] = deque()
+        """The occluded frames since the latest frame that was not (a hand's run)."""
         self._last_t: float | None = None
         self._emitted: Observation | None = None
         self._condition: Condition | None = None
@@ -167,6 +236,7 @@ class Stabiliser:
         """Forget everything, including the last state emitted (a new game, a new board)."""
         self._anchor = self._last_t = self._emitted = None
         self._condition = self._since = None
+        self._hidden.clear()
         self._restart(None)
 
     def push(self, observation: Observation) -> list[Event]:
@@ -178,9 +248,18 @@ class Stabiliser:
         if last_t is not None and not 0 <= t - last_t <= self._config.max_gap:
             # A gap (or time going backwards): nothing is known about the meantime.
             self._restart(None)
+            self._hidden.clear()
         if observation.occluded:
             self._restart(None)
+            if observation.board_found:
+                self._hidden.append(observation)
+                while len(self._hidden) > self._config.occluded_credit:
+                    self._hidden.popleft()
+            else:
+                self._hidden.clear()
             return self._enter("occluded", t)
+        hidden = tuple(self._hidden)
+        self._hidden.clear()
         if not observation.board_found:
             self._restart(None)
             return self._enter("no_board", t)
@@ -196,7 +275,13 @@ class Stabiliser:
             return []
         elif pending is not None and same_state(pending, observation, tolerance):
             # Two frames in a row show something else: a change, since the first.
+            credit = self._reread_start(pending)
             self._restart(pending)
+            if credit is not None:
+                # Only the dice were read again, where they lay: the scene has not
+                # moved since the state before began (see ``reread_within``).
+                self._frames.appendleft((credit, True))
+                self._start, self._credited = credit, True
             self._frames.append((t, True))
         elif pending is not None:
             # Two frames in a row differ from the state, and from each other: a
@@ -209,6 +294,7 @@ class Stabiliser:
             return self._enter("settling", pending.t)
         else:
             self._restart(observation)
+            self._credit_hidden(hidden)
         anchor = self._anchor
         assert anchor is not None and anchor.t is not None
         if not self._held(t, self._config.hold_for(anchor)):
@@ -223,10 +309,63 @@ class Stabiliser:
     def _restart(self, first: Observation | None) -> None:
         """Watch a new state from its first frame (None: nothing to watch)."""
         self._anchor, self._pending = first, None
+        self._start, self._credited = (None if first is None else first.t), False
         self._frames.clear()
         if first is not None:
             assert first.t is not None
             self._frames.append((first.t, True))
+
+    def _credit_hidden(self, hidden: tuple[Observation, ...]) -> None:
+        """Count in the new anchor's hold the occluded frames just before it that read
+        its state (see ``occluded_credit``); never so many that its first clear frame
+        alone completes the hold."""
+        anchor, before = self._anchor, self._emitted
+        if anchor is None or anchor.t is None or not hidden:
+            return
+        tolerance = self._config.position_tolerance
+        if before is None or not same_checkers(before, anchor, tolerance):
+            # Only dice thrown or picked up under the hand: a board read otherwise after
+            # a hand may be the hand's own misreading (rendered 28de820384cd seed 16: a
+            # hand passing twice, nine checkers read borne off in the frames between).
+            return
+        hold = self._config.hold_for(anchor)
+        limit = self._config.occluded_credit
+        if _count_dice(anchor) < _count_dice(before):
+            limit = min(limit, self._config.vanished_credit)
+        credited: list[float] = []
+        reread = False
+        for frame in reversed(hidden[len(hidden) - limit:] if limit else ()):
+            assert frame.t is not None
+            if anchor.t - frame.t >= hold - TIME_EPSILON:
+                break
+            if not same_state(frame, anchor, tolerance):
+                # The dice read otherwise where they lie: the vision's still comes only
+                # once the hand is reported gone, so its reading replaces the frame's
+                # on the first clear frame.  The one re-read credit (``reread_within``).
+                if self._config.reread_window <= 0 or \
+                        not dice_reread(frame, anchor, tolerance):
+                    break
+                reread = True
+            credited.append(frame.t)
+        if credited:
+            self._frames.extendleft((when, True) for when in credited)
+            self._start, self._credited = credited[-1], reread
+
+    def _reread_start(self, new: Observation) -> float | None:
+        """The start the state ``new`` (a change confirmed now) takes over from the
+        anchor when it is the anchor's dice read again (see ``reread_within``), else
+        None."""
+        anchor, start = self._anchor, self._start
+        if anchor is None or start is None or self._credited or new.t is None:
+            return None
+        if new.t - start > self._config.reread_window + TIME_EPSILON:
+            return None
+        before = [agrees for when, agrees in self._frames if when < new.t - TIME_EPSILON]
+        if not all(before) or len(before) < self._config.reread_frames:
+            return None  # the state before was not read steadily itself
+        if not dice_reread(anchor, new, self._config.position_tolerance):
+            return None
+        return start
 
     def _held(self, t: float, hold: float) -> bool:
         """True when the anchor's state, seen at ``t``, has held for ``hold`` seconds.
@@ -272,6 +411,50 @@ def same_state(a: Observation, b: Observation, tolerance: float) -> bool:
         return False
     return (_same_dice(a.dice, b.dice, tolerance)
             and _same_dice(a.dice_off_field, b.dice_off_field, tolerance))
+
+
+def _count_dice(observation: Observation) -> int:
+    return len(observation.dice) + len(observation.dice_off_field)
+
+
+def same_checkers(a: Observation, b: Observation, tolerance: float) -> bool:
+    """True when two observations show the same checkers (points, bar, tray) and cube,
+    whatever their dice."""
+    return (a.points == b.points and a.bar == b.bar and a.off == b.off
+            and _same_cube(a.cube, b.cube, tolerance))
+
+
+def dice_reread(a: Observation, b: Observation, tolerance: float) -> bool:
+    """True when ``b`` differs from the earlier ``a`` at most in how the dice are read:
+    the same counts and cube, and on the field and off it alike, every die of ``a``
+    lies where a die of ``b`` lies (within ``tolerance``, one to one), whatever either
+    reads on it, ``b`` perhaps with dice more (found), never with fewer: a die lost
+    for two frames (the reader's flicker, or a die picked up) is no re-read (on
+    synthetic streams, seed 38 of ``bench/referee_synthetic.py``: a die missed in two
+    frames in a row reported at once, four planted faults then missed).  Dice found
+    where ``a`` read none are no re-read either: nothing showed the scene still."""
+    if not same_checkers(a, b, tolerance):
+        return False
+    return (_same_places(a.dice, b.dice, tolerance)
+            and _same_places(a.dice_off_field, b.dice_off_field, tolerance))
+
+
+def _same_places(before: tuple[Die, ...], after: tuple[Die, ...], tolerance: float) -> bool:
+    if len(after) < len(before):
+        return False
+    fewer, more = before, after
+    if not fewer:
+        return not more  # dice found where none were read: no sign the scene was still
+    pairs = sorted((_distance(x.center, y.center), i, j)
+                   for i, x in enumerate(fewer) for j, y in enumerate(more)
+                   if _distance(x.center, y.center) <= tolerance)
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+    return len(used_a) == len(fewer)
 
 
 def _same_cube(a: Cube | None, b: Cube | None, tolerance: float) -> bool:
