@@ -54,12 +54,14 @@ def _board_detect() -> DetectConfig:
     renders of light-checker-coloured dice) and differ by at most 1.6 times in
     contrast (a cocked die's side pips, half to two thirds of its top's, joined its top
     face).  Two pips both at least 0.7 round are alike in slant (:class:`FaceConfig`
-    ``round_enough``): blur and noise give a flat die's small pips 0.7-1.0."""
+    ``round_enough``): blur and noise give a flat die's small pips 0.7-1.0.  A face of
+    four pips or more does not count marks reaching into its stray-mark disc from
+    outside (``rim_strays_from``)."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
                         faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2,
                                          link_distance=6.0, max_contrast_ratio=1.6,
                                          round_enough=0.7),
-                        lone_min_ratio=0.75, lone_min_roundness=0.72)
+                        lone_min_ratio=0.75, lone_min_roundness=0.72, rim_strays_from=4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,12 @@ class BoardDiceConfig:
     rows of a small six into long blobs (renders: black sixes of 14-pixel dice were
     missed).  Only then: read every time, the extra pips cost 7 of 90 rendered cocked
     dice (side-face pips taken into the top face)."""
+    retry_max_pip: float | None = 16.0
+    """That second reading also keeps pips up to this many pixels (searched for as
+    before, up to the detect settings' ``max_diameter``; None: no bigger): the one of a
+    16 mm die read from a 2x still, blurred, measured 14.8 pixels and was lost (renders,
+    tune seed 24).  Only then: kept in every reading, the blurred outlines of a big
+    four's pips, 14-15 pixels, made its die 1.6 times too big (tune seed 21)."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -280,7 +288,11 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
         p for p in config.detect.polarities if p in window.polarities))
     faces = find_dice(gray, detect, local_nadir, config.die_pixels)
     if not faces and config.split_offset is not None:
-        detect = replace(detect, pips=replace(detect.pips, split_offset=config.split_offset))
+        pips = replace(detect.pips, split_offset=config.split_offset)
+        if config.retry_max_pip is not None and config.retry_max_pip > pips.max_diameter:
+            pips = replace(pips, max_diameter=config.retry_max_pip,
+                           octaves_to=pips.max_diameter)
+        detect = replace(detect, pips=pips)
         faces = find_dice(gray, detect, local_nadir, config.die_pixels)
     return WindowRead(gray, origin, local_nadir, detect, faces)
 

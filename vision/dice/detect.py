@@ -38,6 +38,20 @@ class DetectConfig:
     clean_reach: float = 0.42
     """Half-size of the face square checked for stray marks, in die edges
     (less than a half, so the die's own edges stay out)."""
+    rim_strays_from: int | None = None
+    """Faces of at least this many pips do not count stray marks that reach into the
+    checked disc from its rim (see :func:`clean_face`), None for all faces counting
+    them: what comes in from outside is the board past the die's edge, the die's own
+    edge or its side face, not a mark on the face.  Off for photos (a keyboard's or a
+    book's marks run past any disc); on the board, where the disc (a fixed share of the
+    configured die, or just past the pips) overlaps the edge of a die smaller, cocked or
+    seen through (red translucent bodies show the board under them), see :mod:`.board`.
+    A layout of four pips or more is the evidence; ones, twos and threes still count
+    every mark.  Renders, tune seeds 21-24 (858 dice, 2x still, live checker mask), with
+    the board's retry keeping bigger pips: 828 -> 835 found, 828 -> 834 right, false dice
+    1 -> 1 (a cocked four newly found is read as a six, two of its side's pips taken in);
+    from 3, a six's column was read as a three, and from 1, 8 false ones and twos more
+    (seeds 23 and 24)."""
     lone_min_roundness: float = 0.65
     """A one is a single blob: it must be rounder than pips in a layout
     (keyboard symbols, letters and side-face slivers are not)."""
@@ -188,13 +202,29 @@ def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig(),
     inside = np.zeros(patch.shape, np.uint8)
     cv2.circle(inside, (round(cx - x0), round(cy - y0)), round(reach), 255, -1)
     for pip in face.pips:
-        axes = (pip.major * 1.5 + 2.0, pip.minor * 1.5 + 2.0)
+        # the first axis lies along the pip's angle, its short axis
+        axes = (pip.minor * 1.5 + 2.0, pip.major * 1.5 + 2.0)
         cv2.ellipse(inside, ((pip.x - x0, pip.y - y0), axes, pip.angle), 0, -1)
     area = int(np.count_nonzero(inside))
     if area == 0:
         return True
-    stray = int(np.count_nonzero(marked & (inside > 0)))
+    strays = (marked & (inside > 0)).astype(np.uint8)
+    if config.rim_strays_from is not None and face.value >= config.rim_strays_from:
+        _drop_from_rim(strays, (cx - x0, cy - y0), round(reach))
+    stray = int(np.count_nonzero(strays))
     return stray <= config.max_stray * area
+
+
+def _drop_from_rim(strays: npt.NDArray[np.uint8], centre: Pixel, radius: int) -> None:
+    """Clears the marks of ``strays`` (non-zero pixels, 8-connected) that reach the
+    rim of the disc of ``radius`` around ``centre``."""
+    count, labels = cv2.connectedComponents(strays, connectivity=8)
+    if count <= 1:
+        return
+    ys, xs = np.nonzero(strays)
+    rim = np.hypot(xs - centre[0], ys - centre[1]) >= radius - 1.5
+    reaching = np.unique(labels[ys[rim], xs[rim]])
+    strays[np.isin(labels, reaching[reaching > 0])] = 0
 
 
 def _plausible(face: Face, config: DetectConfig) -> bool:

@@ -31,6 +31,13 @@ class PipConfig:
     """Smallest pip, in pixels (a 3-4 px pip is the board frame's worst case)."""
     max_diameter: float = 24.0
     """Largest pip, in pixels."""
+    octaves_to: float | None = None
+    """The threshold passes (one per octave of pip size) are run for pips up to this
+    size, None for ``max_diameter``; a blob up to ``max_diameter`` the top pass finds
+    is still kept.  Each pass finds blobs from half to twice its size, so a cap between
+    passes can leave the top one's biggest blobs to be kept or not at no cost: the board
+    stage's second reading of a window runs two passes (up to 13.5 pixels) but keeps
+    pips up to 16 (``BoardDiceConfig.retry_max_pip`` in :mod:`.board`)."""
     block_factor: float = 3.0
     """Adaptive-threshold neighbourhood as a multiple of the pip diameter: big
     enough to see face around the pip, small enough to follow shading."""
@@ -59,6 +66,9 @@ class PipConfig:
             raise ConfigError("pip diameters: 1 <= min_diameter < max_diameter")
         if self.block_factor < 1.5:
             raise ConfigError("pip block_factor must be at least 1.5")
+        if self.octaves_to is not None and not (
+                self.min_diameter < self.octaves_to <= self.max_diameter):
+            raise ConfigError("pip octaves_to: min_diameter < octaves_to <= max_diameter")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +82,8 @@ class Pip:
     major: float
     minor: float
     angle: float
-    """Ellipse orientation in degrees (OpenCV's convention)."""
+    """Direction of the short (minor) axis in degrees, 0-180 (OpenCV's ellipse angle of
+    its first axis, turned a quarter when that axis is the long one)."""
     contrast: float
     """Ring minus inside, in grey levels, signed by polarity (always positive)."""
     face: float
@@ -99,7 +110,8 @@ def find_pips(gray: Gray, polarity: Polarity, config: PipConfig = PipConfig()) -
     found: list[Pip] = []
     offsets = [config.offset] if config.split_offset is None else [config.offset,
                                                                     config.split_offset]
-    for diameter in _octaves(config.min_diameter, config.max_diameter):
+    top = config.max_diameter if config.octaves_to is None else config.octaves_to
+    for diameter in _octaves(config.min_diameter, top):
         block = max(3, round(config.block_factor * diameter) | 1)
         lo, hi = diameter / 2.0, diameter * 2.0
         for offset in offsets:
@@ -152,6 +164,8 @@ def _pip(image: Gray, contour: npt.NDArray[np.int32], lo: float, hi: float,
         return None
     if _quantile(ring, 0.75) - _quantile(ring, 0.25) > config.max_ring_spread * contrast:
         return None
+    if axes[0] > axes[1]:  # the angle given is the long axis's: the short one's instead
+        angle = (angle + 90.0) % 180.0
     return Pip(float(cx), float(cy), diameter, float(major), float(minor), float(angle),
                contrast, face, float(roundness))
 
