@@ -25,6 +25,15 @@ the first of them, so a real change costs no extra time; a reading that
 alternates (a die read 3, 5, 3, 5, ...) never holds.  Occluded frames and
 frames without a board are never forgiven: each restarts the hold.
 
+Two credits shorten the wait where the scene has not moved but the
+vision's reading of it has just changed (``StabiliserConfig``): the frames
+the vision still flags as occluded after a hand has gone (its hysteresis),
+when they read the state that follows and its checkers are those reported
+before the hand (``occluded_credit``, ``vanished_credit`` for a pick-up),
+and a re-read of dice lying still (the vision's still, two frames after
+they settled: ``reread_within``, ``reread_frames``).  Both count in the
+hold; neither ever lets a state's first clear frame alone complete it.
+
 Dice need no special case (on the field or off it): a rolling die changes
 value or position from frame to frame, so a state with dice can only hold
 once they have come to rest (optionally for longer, ``dice_hold``).  Pixel
