@@ -19,7 +19,7 @@ from vision.calibration import Calibration, calibrate
 from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
-from vision.checkers.reader import read_checkers
+from vision.checkers.reader import measure_checkers
 from vision.checkers.totals import (
     SIDE,
     consistent_off,
@@ -155,8 +155,8 @@ class BoardReader:
         # tray on the board, which settles its stacks in doubt; then the tray's counts
         # are held to what the board leaves off it.
         off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
-        checkers = read_checkers(rectified, profile, model=self.colours, config=cfg.checkers,
-                                 on_board=self.on_board, off=off)
+        evidence = measure_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
+        checkers = evidence.count(self.on_board, off)
         off_read = None
         own_points = None
         if off is not None:
@@ -164,10 +164,9 @@ class BoardReader:
             own = tray_colours(on_board, off)
             off_read = Counts(min(own.light, SIDE), min(own.dark, SIDE))
             if self.on_board is None and tray_may_settle(checkers):
-                # The board read again without the tray's count: its own reading, the
+                # The board counted again without the tray's count: its own reading, the
                 # second opinion on a stack the tray's count settled (Observation.own_points).
-                alone = read_checkers(rectified, profile, model=self.colours,
-                                      config=cfg.checkers)
+                alone = evidence.count()
                 if alone.points != checkers.points:
                     own_points = alone.points
             off = consistent_off(on_board, off, cfg.tray)

@@ -11,7 +11,14 @@ from vision.checkers.colours import (
     weak_guess,
 )
 from vision.checkers.count import CheckerCount, CountConfig, count_checkers
-from vision.checkers.detect import DetectConfig, Image, edge_map, expected_radius, find_circles
+from vision.checkers.detect import (
+    Circle,
+    DetectConfig,
+    Image,
+    edge_map,
+    expected_radius,
+    find_circles,
+)
 from vision.checkers.slots import SlotConfig, find_slot_circles
 from vision.checkers.surface import SurfaceConfig, glare_lifts
 from vision.observation import Counts
@@ -30,6 +37,49 @@ class CheckerConfig:
     count: CountConfig = field(default_factory=CountConfig)
 
 
+@dataclass(frozen=True)
+class CheckerEvidence:
+    """What the image shows of the checkers (circles and their colours), before they are
+    counted.
+
+    Kept apart from the count so a field can be counted more than once, e.g. with the
+    tray's counts and without them (the pipeline's second opinion on a stack the tray
+    settled), for the price of one look at the image: the count is a small part of the
+    stage's time."""
+
+    circles: list[Circle]
+    light: list[bool]
+    profile: BoardProfile
+    size: tuple[int, int]
+    radius: float
+    turnable: bool
+    config: CheckerConfig
+
+    def count(self, on_board: Counts | None = None, off: Counts | None = None) -> CheckerCount:
+        """The counts (see :func:`read_checkers` for ``on_board`` and ``off``)."""
+        return count_checkers(self.circles, self.light, self.profile, self.size,
+                              self.config.count, self.radius, on_board, off, self.turnable)
+
+
+def measure_checkers(field_image: Image, profile: BoardProfile, *,
+                     model: ColourModel | None = None,
+                     config: CheckerConfig | None = None) -> CheckerEvidence:
+    """The circles of a rectified field image and their colours (see :func:`read_checkers`)."""
+    config = config or CheckerConfig()
+    edges = edge_map(field_image, profile, config.detect)
+    circles = find_circles(field_image, profile, config.detect, edges)
+    height, width = field_image.shape[:2]
+    radius = expected_radius(profile, width)
+    circles += find_bar_circles(edges, circles, profile, radius, config.detect, config.bar)
+    circles += find_slot_circles(edges, circles, profile, radius, config.detect, config.slots,
+                                 field_image)
+    lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
+    colours = circle_colours(field_image, circles, config.colours, lifts)
+    light = split_colours(colours, model, config.colours)
+    turnable = model is None and weak_guess(colours, light, config.colours)
+    return CheckerEvidence(circles, light, profile, (width, height), radius, turnable, config)
+
+
 def read_checkers(field_image: Image, profile: BoardProfile, *,
                   model: ColourModel | None = None,
                   config: CheckerConfig | None = None,
@@ -45,17 +95,5 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     view, tells them for a side that may be bearing off, and turns a board of one colour
     whose lightness said little (see :func:`.colours.weak_guess`) when its counts do not
     add up the way it was read."""
-    config = config or CheckerConfig()
-    edges = edge_map(field_image, profile, config.detect)
-    circles = find_circles(field_image, profile, config.detect, edges)
-    height, width = field_image.shape[:2]
-    radius = expected_radius(profile, width)
-    circles += find_bar_circles(edges, circles, profile, radius, config.detect, config.bar)
-    circles += find_slot_circles(edges, circles, profile, radius, config.detect, config.slots,
-                                 field_image)
-    lifts = glare_lifts(field_image, circles, profile, radius, config.surface, edges.blurred)
-    colours = circle_colours(field_image, circles, config.colours, lifts)
-    light = split_colours(colours, model, config.colours)
-    turnable = model is None and weak_guess(colours, light, config.colours)
-    return count_checkers(circles, light, profile, (width, height), config.count, radius,
-                          on_board, off, turnable)
+    return measure_checkers(field_image, profile, model=model, config=config).count(
+        on_board, off)
