@@ -55,6 +55,20 @@ def test_marks_reaching_in_from_the_disc_rim_do_not_count_for_four_pips_or_more(
     assert not clean_face(image, face, BOARD.detect, 40.0)
 
 
+def test_a_mark_from_the_rim_reaching_in_among_the_pips_still_counts() -> None:
+    # a six whose middle pips blurred into its edges is no four: the marks reach from
+    # outside the disc to between its corner pips
+    image = np.full((100, 100), 60, np.uint8)
+    cv2.rectangle(image, (36, 36), (63, 63), 220, -1)
+    four(image, (49.5, 49.5), 8.0, (3, 3))
+    face = face_of(image)
+    for y in (37, 61):
+        cv2.rectangle(image, (48, y), (51, y + 2), 40, -1)
+    cv2.rectangle(image, (48, 30), (51, 38), 40, -1)
+    cv2.rectangle(image, (48, 61), (51, 69), 40, -1)
+    assert not clean_face(image, face, BOARD.detect, 40.0)
+
+
 def test_a_two_still_counts_marks_from_the_disc_rim() -> None:
     assert BOARD.detect.rim_strays_from == 4
     assert DetectConfig().rim_strays_from is None  # photos: every mark counts

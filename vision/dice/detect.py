@@ -51,7 +51,10 @@ class DetectConfig:
     the board's retry keeping bigger pips: 828 -> 835 found, 828 -> 834 right, false dice
     1 -> 1 (a cocked four newly found is read as a six, two of its side's pips taken in);
     from 3, a six's column was read as a three, and from 1, 8 false ones and twos more
-    (seeds 23 and 24)."""
+    (seeds 23 and 24).  A mark that comes nearer the centre than the farthest pip is on
+    the face whatever it touches (a six's middle pips blurred into its edges, read as
+    a four): with that, 834 found and 834 right, the cocked four no longer read as a
+    six but missed."""
     lone_min_roundness: float = 0.65
     """A one is a single blob: it must be rounder than pips in a layout
     (keyboard symbols, letters and side-face slivers are not)."""
@@ -210,21 +213,30 @@ def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig(),
         return True
     strays = (marked & (inside > 0)).astype(np.uint8)
     if config.rim_strays_from is not None and face.value >= config.rim_strays_from:
-        _drop_from_rim(strays, (cx - x0, cy - y0), round(reach))
+        pips = max(math.dist(face.center, p.x_y) for p in face.pips)
+        _drop_from_rim(strays, (cx - x0, cy - y0), round(reach), pips)
     stray = int(np.count_nonzero(strays))
     return stray <= config.max_stray * area
 
 
-def _drop_from_rim(strays: npt.NDArray[np.uint8], centre: Pixel, radius: int) -> None:
+def _drop_from_rim(strays: npt.NDArray[np.uint8], centre: Pixel, radius: int,
+                   inner: float) -> None:
     """Clears the marks of ``strays`` (non-zero pixels, 8-connected) that reach the
-    rim of the disc of ``radius`` around ``centre``."""
-    count, labels = cv2.connectedComponents(strays, connectivity=8)
+    rim of the disc of ``radius`` around ``centre`` and come no nearer to it than
+    ``inner`` (the farthest pip's centre: a mark reaching in among the pips, a six's
+    middle pips blurred into its edge, is on the face)."""
+    count, found = cv2.connectedComponents(strays, connectivity=8)
     if count <= 1:
         return
+    labels = np.asarray(found, dtype=np.intp)
     ys, xs = np.nonzero(strays)
-    rim = np.hypot(xs - centre[0], ys - centre[1]) >= radius - 1.5
-    reaching = np.unique(labels[ys[rim], xs[rim]])
-    strays[np.isin(labels, reaching[reaching > 0])] = 0
+    distance = np.hypot(xs - centre[0], ys - centre[1])
+    reaching = np.unique(labels[ys[distance >= radius - 1.5], xs[distance >= radius - 1.5]])
+    reaching = reaching[reaching > 0]
+    nearest = np.full(count, np.inf)
+    np.minimum.at(nearest, labels[ys, xs], distance)
+    outside = reaching[nearest[reaching] >= inner]
+    strays[np.isin(labels, outside)] = 0
 
 
 def _plausible(face: Face, config: DetectConfig) -> bool:
