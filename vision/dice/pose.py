@@ -505,7 +505,8 @@ def _body_at(patch: npt.NDArray[np.float32], face: Face, origin: tuple[int, int]
     cx, cy = face.center
     body = (np.abs(patch - level) <= tolerance).astype(np.uint8)
     for pip in face.pips:  # the pips are part of the body
-        cv2.ellipse(body, ((pip.x - x0, pip.y - y0), (pip.major * 1.3, pip.minor * 1.3),
+        # the first axis lies along the pip's angle, its short axis
+        cv2.ellipse(body, ((pip.x - x0, pip.y - y0), (pip.minor * 1.3, pip.major * 1.3),
                            pip.angle), 1, -1)
     body = cv2.morphologyEx(body, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels = cv2.connectedComponents(body, connectivity=4)
