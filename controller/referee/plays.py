@@ -19,6 +19,7 @@ the missing checker is accounted for; a legal play with one checker still
 in a hand does not, and stays a warning.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -189,17 +190,8 @@ def tall_stack_misread(before: Position, after: Position, dice: tuple[int, int],
 
     The opponent's checkers must be exactly where the legal result has them.
     """
-    mover = before.turn
-    seen, theirs = after.layout(mover), after.layout(mover.opponent)
-    old = before.layout(mover)
-    for legal in before.legal_positions(*dice):
-        if legal.layout(mover.opponent) != theirs:
-            continue
-        counts = legal.layout(mover)
-        differ = [place for place in range(lay.PLACES) if counts[place] != seen[place]]
-        if len(differ) != 2 or differ[0] != lay.OFF or differ[1] == lay.BAR:
-            continue
-        point = differ[1]
+    old = before.layout(before.turn)
+    for point, legal, counts, seen in _one_checker_between_stack_and_tray(before, after, dice):
         if seen[lay.OFF] == counts[lay.OFF] + 1 and seen[point] == counts[point] - 1 and \
                 counts[point] >= tall and seen[point] < old[point]:
             return point, legal
@@ -218,6 +210,20 @@ def stack_read_over(before: Position, after: Position, dice: tuple[int, int],
     """
     if tray is None:
         return None
+    for point, legal, counts, seen in _one_checker_between_stack_and_tray(before, after, dice):
+        if seen[lay.OFF] == counts[lay.OFF] - 1 and seen[point] == counts[point] + 1 and \
+                counts[point] >= tall and tray == counts[lay.OFF]:
+            return point, legal
+    return None
+
+
+def _one_checker_between_stack_and_tray(
+        before: Position, after: Position, dice: tuple[int, int],
+) -> Iterator[tuple[int, Position, tuple[int, ...], tuple[int, ...]]]:
+    """The legal results of the roll that ``after`` matches but for the mover's borne-off
+    count and one point's (not the bar): that point (the mover's numbering), the result,
+    and the mover's counts in it and in ``after``.  The opponent's checkers must be
+    exactly where the result has them."""
     mover = before.turn
     seen, theirs = after.layout(mover), after.layout(mover.opponent)
     for legal in before.legal_positions(*dice):
@@ -225,13 +231,8 @@ def stack_read_over(before: Position, after: Position, dice: tuple[int, int],
             continue
         counts = legal.layout(mover)
         differ = [place for place in range(lay.PLACES) if counts[place] != seen[place]]
-        if len(differ) != 2 or differ[0] != lay.OFF or differ[1] == lay.BAR:
-            continue
-        point = differ[1]
-        if seen[lay.OFF] == counts[lay.OFF] - 1 and seen[point] == counts[point] + 1 and \
-                counts[point] >= tall and tray == counts[lay.OFF]:
-            return point, legal
-    return None
+        if len(differ) == 2 and differ[0] == lay.OFF and differ[1] != lay.BAR:
+            yield differ[1], legal, counts, seen
 
 
 def near_legal(before: Position, after: Position, dice: tuple[int, int], within: int) -> bool:
