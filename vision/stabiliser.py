@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -451,19 +452,9 @@ def dice_reread(a: Observation, b: Observation, tolerance: float) -> bool:
 def _same_places(before: tuple[Die, ...], after: tuple[Die, ...], tolerance: float) -> bool:
     if len(after) < len(before):
         return False
-    fewer, more = before, after
-    if not fewer:
-        return not more  # dice found where none were read: no sign the scene was still
-    pairs = sorted((_distance(x.center, y.center), i, j)
-                   for i, x in enumerate(fewer) for j, y in enumerate(more)
-                   if _distance(x.center, y.center) <= tolerance)
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    for _, i, j in pairs:
-        if i not in used_a and j not in used_b:
-            used_a.add(i)
-            used_b.add(j)
-    return len(used_a) == len(fewer)
+    if not before:
+        return not after  # dice found where none were read: no sign the scene was still
+    return _matched(before, after, tolerance, lambda x, y: True) == len(before)
 
 
 def _same_cube(a: Cube | None, b: Cube | None, tolerance: float) -> bool:
@@ -480,19 +471,24 @@ def _same_dice(a: tuple[Die, ...], b: tuple[Die, ...], tolerance: float) -> bool
     """
     if len(a) != len(b):
         return False
-    pairs = sorted(
-        (_distance(x.center, y.center), i, j)
-        for i, x in enumerate(a) for j, y in enumerate(b)
-        if (x.value, x.flat, x.on_checker, x.side) == (y.value, y.flat, y.on_checker, y.side)
-        and _distance(x.center, y.center) <= tolerance
-    )
+    return _matched(a, b, tolerance, lambda x, y: (x.value, x.flat, x.on_checker, x.side)
+                    == (y.value, y.flat, y.on_checker, y.side)) == len(a)
+
+
+def _matched(a: tuple[Die, ...], b: tuple[Die, ...], tolerance: float,
+             alike: Callable[[Die, Die], bool]) -> int:
+    """How many dice of ``a`` pair one-to-one with dice of ``b`` that are ``alike`` and
+    within ``tolerance``, closest pairs first."""
+    pairs = sorted((_distance(x.center, y.center), i, j)
+                   for i, x in enumerate(a) for j, y in enumerate(b)
+                   if alike(x, y) and _distance(x.center, y.center) <= tolerance)
     used_a: set[int] = set()
     used_b: set[int] = set()
     for _, i, j in pairs:
         if i not in used_a and j not in used_b:
             used_a.add(i)
             used_b.add(j)
-    return len(used_a) == len(a)
+    return len(used_a)
 
 
 def _distance(p: Pixel, q: Pixel) -> float:
