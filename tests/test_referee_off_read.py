@@ -156,6 +156,17 @@ def _kept_back(seating: Seating, tray: int | None) -> tuple[Script, Position]:
     return script, legal
 
 
+def _dark_throws_and_the_legal_play_is_recorded(script: Script, legal: Position) -> None:
+    """Dark throws after the look: light's play is over, and the legal play one checker
+    away from the board read (3/off 2/off) is recorded, with no call."""
+    script.throw(legal.with_turn(DARK), DARK, (4, 1), spot=2)
+    referee, events = run(Referee.new(STRICT), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays[-1] == ("light", True, "3/off 2/off")
+    assert referee.game.turn == DARK and referee.stage is Stage.PLAY
+
+
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
 def test_a_stack_read_one_too_many_against_the_trays_own_count_is_a_look(
         seating: Seating) -> None:
@@ -165,13 +176,7 @@ def test_a_stack_read_one_too_many_against_the_trays_own_count_is_a_look(
     assert not _calls(events)
     assert names(events)[-1] == "warning:look"
     assert "tray's own count" in str(events[-1].data["detail"])
-    # Dark throws: the play is over; the legal play one checker away is recorded.
-    script.throw(legal.with_turn(DARK), DARK, (4, 1), spot=2)
-    referee, events = run(Referee.new(STRICT), script.inputs)
-    assert not _calls(events)
-    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
-    assert plays[-1] == ("light", True, "3/off 2/off")
-    assert referee.game.turn == DARK and referee.stage is Stage.PLAY
+    _dark_throws_and_the_legal_play_is_recorded(script, legal)
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
@@ -286,12 +291,7 @@ def test_the_boards_own_reading_of_a_legal_play_makes_a_look(seating: Seating) -
     assert not _calls(events)
     assert names(events)[-1] == "warning:look"
     assert "own count" in str(events[-1].data["detail"])
-    script.throw(legal.with_turn(DARK), DARK, (4, 1), spot=2)
-    referee, events = run(Referee.new(STRICT), script.inputs)
-    assert not _calls(events)
-    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
-    assert plays[-1] == ("light", True, "3/off 2/off")
-    assert referee.game.turn == DARK and referee.stage is Stage.PLAY
+    _dark_throws_and_the_legal_play_is_recorded(script, legal)
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
