@@ -50,8 +50,9 @@ from vision import pipeline
 from vision.calibration import Calibration
 from vision.checkers.totals import consistent_off, tray_colours
 from vision.config import VisionConfig
+from vision.errors import ObservationError
 from vision.image_io import Image
-from vision.observation import Counts, Observation, ObservationError
+from vision.observation import Counts, Observation
 from vision.pipeline import BoardReader
 from vision.synth.generate import random_scene
 from vision.synth.render import render
