@@ -1159,14 +1159,28 @@ class Referee:
             reading = read_board(observation)
         except BoardReadError:
             return None
-        for seen, shown in PLAUSIBLE.pips_missed:
-            if game.dice[0] != seen:
-                continue
-            roll = (max(seen, shown), min(seen, shown))
-            again = judge_play(game.position, reading, self.seating, roll)
-            if again.kind == "legal" and again.play is not None and len(again.play.moves) == 2:
-                return roll
-        return None
+        fits = self._rolls_with_pips_missed(reading)
+        return fits[0] if fits else None
+
+    def _rolls_with_pips_missed(self, reading: BoardReading) -> list[tuple[int, int]]:
+        """The rolls, one die of the dice read taken as showing more pips
+        (``Plausibility.pips_missed``, in its order), that make the board a legal play
+        with both dice played: a play of one die (the other unplayable) is what a die
+        left unplayed looks like (960b5e2b053c seed 16)."""
+        game = self.game
+        assert game.dice is not None and self.seating is not None
+        fits: list[tuple[int, int]] = []
+        for index in (0, 1):
+            read, other = game.dice[index], game.dice[1 - index]
+            for seen, shown in PLAUSIBLE.pips_missed:
+                if read != seen:
+                    continue
+                roll = (max(shown, other), min(shown, other))
+                again = judge_play(game.position, reading, self.seating, roll)
+                if roll not in fits and again.kind == "legal" and again.play is not None \
+                        and len(again.play.moves) == 2:
+                    fits.append(roll)
+        return fits
 
     def _own_reading_legal(self, observation: Observation) -> bool:
         """Whether the board's own reading (``own_points``: the stacks counted without
@@ -1208,22 +1222,10 @@ class Referee:
         if before is None or before.game.phase not in (Phase.ROLL, Phase.OPENING) or \
                 game.dice[0] == game.dice[1]:
             return self, judgement
-        fits = set()
-        for index in (0, 1):
-            read, other = game.dice[index], game.dice[1 - index]
-            for seen, shown in PLAUSIBLE.pips_missed:
-                if read != seen:
-                    continue
-                roll = (max(shown, other), min(shown, other))
-                again = judge_play(game.position, reading, self.seating, roll)
-                if again.kind == "legal" and again.play is not None and \
-                        len(again.play.moves) == 2:
-                    # Both dice played: a play of one die (the other unplayable) is what
-                    # a die left unplayed looks like (960b5e2b053c seed 16).
-                    fits.add(roll)
+        fits = self._rolls_with_pips_missed(reading)
         if len(fits) != 1:
             return self, judgement
-        roll = fits.pop()
+        roll = fits[0]
         if before.game.phase is Phase.OPENING:
             if roll[0] == roll[1]:
                 return self, judgement
