@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.styles import HELD_OUT_BOARDS
 from vision.calibration.auto import find_field
 from vision.calibration.markers import find_field_by_markers
 from vision.calibration.scene import paste_markers, render
@@ -54,8 +55,8 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 NAMES = ("top_left", "top_right", "bottom_right", "bottom_left")
 Image = npt.NDArray[np.uint8]
 Finder = Callable[[Image, BoardProfile], Corners]
-HELD_OUT = ("olive-felt",)
-"""Board styles the automatic search was not tuned on."""
+HELD_OUT = HELD_OUT_BOARDS
+"""Board styles the automatic search was not tuned on (the split every bench shares)."""
 
 
 @dataclass

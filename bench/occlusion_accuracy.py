@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.styles import HELD_OUT
 from vision.cube import find_cube
 from vision.observation import Corners
 from vision.occlusion import detect_occlusion
@@ -37,8 +38,6 @@ from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
-HELD_OUT = ("olive-felt", "cream-brown")
-"""The styles bench/vision_accuracy.py holds out of all tuning (a board and a checker set)."""
 
 
 def real_frames() -> None:

@@ -14,8 +14,9 @@ renders of some styles apart.  The split is kept here, in one place:
   the checker counts only; moving it into the tuned styles of the checker
   stage would report renders as never seen that were not.
 
-``occlusion_accuracy.py`` and ``calibration_accuracy.py`` keep their own
-copies (olive-felt and cream-brown; olive-felt), the same as :data:`HELD_OUT`.
+``occlusion_accuracy.py`` imports :data:`HELD_OUT`; ``calibration_accuracy.py``
+imports :data:`HELD_OUT_BOARDS` (it finds the field, which the checkers do not
+change).
 """
 
 from typing import Final
