@@ -1587,10 +1587,13 @@ class Referee:
             game = state.game
             assert game.dice is not None
         if judgement.kind == "illegal" and judgement.after is not None and \
-                judgement.after.key == game.position.key and self.before_roll is not None:
+                self.before_roll is not None and self._unmoved(observation, judgement.after):
             # Dice picked up with nothing moved, when something could move: a
             # throw taken back to be thrown again (one the camera took for good),
-            # not a play.  The roll is forgotten; never a call.
+            # not a play.  The roll is forgotten; never a call.  Nothing moved also
+            # when the board differs from the record only as it did when the throw
+            # lay on it (rendered fe67551d4c6d seed 27: a stack of five read as six
+            # and the tray a checker short, before and after a throw picked up).
             out.warn("dice", f"{colour_name(game.turn)} picked up the dice without playing: "
                              "the roll is taken back, throw again")
             stage = Stage.OPENING if self.before_roll.game.phase is Phase.OPENING else Stage.ROLL
@@ -1661,6 +1664,24 @@ class Referee:
                  dice=list(roll))
         state = replace(self, session=before.apply(Roll(game.turn, roll)), rereads=())
         return state, judge_play(game.position, reading, self.seating, roll)
+
+    def _unmoved(self, observation: Observation, after: Position) -> bool:
+        """Whether the board after the dice were picked up (``after``, read from
+        ``observation``) shows nothing moved: it is the record's position, or is once
+        the differences read at the throw (``misread``) are taken out."""
+        game = self.game
+        if after.key == game.position.key:
+            return True
+        if not self.misread or self.seating is None:
+            return False
+        fixed = self._without_misread(observation)
+        if fixed is None:
+            return False
+        try:
+            board = position_of(read_board(fixed), self.seating, game.turn.opponent)
+        except BoardReadError:
+            return False
+        return board.key == game.position.key
 
     def _lenient(self, observation: Observation) -> Position | None:
         """The board as read, checkers missing and all (None when not even that)."""

@@ -1,0 +1,87 @@
+"""A board misread the same way before and after a throw: no play, so no call.
+
+Seen on rendered streams (``bench/referee_accuracy.py``, streams fe67551d4c6d
+seed 27, strict mode): in a bear-off a stack of five was read as six and the
+tray a checker short, on every board from one play on.  The next throw (a
+cocked die read flat) was picked up with nothing moved; the board then
+differed from the record exactly as it had when the throw lay on it, and the
+referee called ``off/1`` (a borne-off checker put back).  Nothing moved: the
+throw was taken back, a ``dice`` warning, and the same player's next throw is
+their roll.  A play made on such a board is still judged with the throw's
+misreading taken out, and an illegal one is called.
+"""
+
+import dataclasses
+
+import pytest
+
+from controller.referee.events import RefereeEvent
+from controller.referee.machine import Referee, Stage
+from controller.referee.settings import RefereeSettings
+from controller.rules.notation import parse_play
+from controller.rules.physical import Seating
+from tests.referee_streams import LIGHT, SEATINGS, Script, observe, run, shifted
+from tests.test_referee_stacks import FIVE, _with_counts
+
+CALLS = ("illegal_play", "reroll", "call_upheld")
+
+
+def _calls(events: list[RefereeEvent]) -> list[tuple[str, str | None]]:
+    return [(e.event, e.player) for e in events if e.event in CALLS]
+
+
+def _misread_throw(seating: Seating) -> Script:
+    """Light (to bear off from FIVE) throws 3-2 on a board read with the 1-point's five
+    as six and the tray a checker short."""
+    at_throw = _with_counts(observe(FIVE, seating), seating, 1, 6, FIVE.off(LIGHT) - 1)
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    thrown = script.throw(FIVE, LIGHT, (3, 2))
+    script.inputs.pop()
+    script.observation(dataclasses.replace(at_throw, dice=thrown))
+    return script
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_dice_picked_up_on_a_board_misread_as_at_the_throw_are_taken_back(
+        seating: Seating) -> None:
+    script = _misread_throw(seating)
+    misread = _with_counts(observe(FIVE, seating), seating, 1, 6, FIVE.off(LIGHT) - 1)
+    script.observation(misread)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert not [e for e in events if e.event == "play"]
+    assert events[-1].event == "warning" and events[-1].data["reason"] == "dice"
+    assert "without playing" in str(events[-1].data["detail"])
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+    # The same player throws again: that is the roll.
+    script.throw(FIVE, LIGHT, (4, 1), spot=2)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert events[-1].event == "roll" and events[-1].data["dice"] == [4, 1]
+    assert referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_an_illegal_play_on_a_board_misread_as_at_the_throw_is_still_called(
+        seating: Seating) -> None:
+    # 3/1 2/1 with 3-2: three pips of five, when both dice bear off: called, the
+    # throw's misreading taken out or not.
+    script = _misread_throw(seating)
+    seen = shifted(FIVE, "3/1 2/1")
+    assert seen.layout(LIGHT)[1] == 7
+    script.observation(_with_counts(observe(seen, seating), seating, 1, 8,
+                                    FIVE.off(LIGHT) - 1))
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert _calls(events) == [("illegal_play", "light")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_legal_play_after_the_misread_throw_is_not_taken_back(seating: Seating) -> None:
+    script = _misread_throw(seating)
+    legal = FIVE.result_of(parse_play(FIVE, "3/off 2/off", 3, 2))
+    script.stable(legal)
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays == [("light", True, "3/off 2/off")]
