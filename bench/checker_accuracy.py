@@ -70,7 +70,7 @@ from bench.styles import CHECKER_HELD_OUT_BOARDS, HELD_OUT_CHECKERS
 from vision.checkers.count import CheckerCount
 from vision.checkers.reader import read_checkers
 from vision.checkers.totals import consistent_off
-from vision.checkers.tray import TrayConfig, read_tray, tray_image
+from vision.checkers.tray import TrayConfig, read_tray_reading, tray_image
 from vision.observation import Corners, Counts, Observation
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
@@ -198,10 +198,12 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
         field, tray_view, obs = scene_images(scene, f"{split}-{seed}-{k}", cache)
         on_board = Counts(sum(p.light for p in obs.points) + obs.bar.light,
                           sum(p.dark for p in obs.points) + obs.bar.dark)
-        tray = None if tray_view is None else read_tray(tray_view, scene.profile)
+        reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile)
+        tray = None if reading is None else reading.counts
         start = time.thread_time()
         result = read_checkers(field, scene.profile,
-                               on_board=on_board if known_totals else None, off=tray)
+                               on_board=on_board if known_totals else None, off=tray,
+                               off_measured=reading is not None and reading.measured)
         times.append(time.thread_time() - start)
         read_totals = Counts(sum(p.light for p in result.points) + result.bar.light,
                              sum(p.dark for p in result.points) + result.bar.dark)

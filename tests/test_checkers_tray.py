@@ -7,6 +7,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from vision.checkers.count import CountConfig, count_checkers
+from vision.checkers.detect import Circle, expected_radius
+from vision.checkers.totals import tray_range
 from vision.checkers.tray import TrayConfig, read_tray
 from vision.observation import Counts
 from vision.profile import TOURNAMENT, TrayProfile
@@ -84,3 +87,46 @@ def test_the_stacks_orient_a_trays_lone_block_before_it_settles_a_total() -> Non
     as_read = read_checkers(board, TOURNAMENT, off=Counts(4, 0),
                             config=CheckerConfig(count=CountConfig(orient_tray=False)))
     assert [(p.light, p.dark) for p in as_read.points] != want
+
+
+def _row_circles(stacks: dict[int, list[float]]) -> tuple[list[Circle], list[bool]]:
+    """Circles at the given slots (in checker spacings from the rail) of each point's
+    stack, light on points 12-23 and dark on points 0-11, in a field 640 pixels wide."""
+    w, h = TOURNAMENT.rectified_size(WIDTH)
+    radius = expected_radius(TOURNAMENT, WIDTH)
+    spacing = 2.06 * radius
+    circles, light = [], []
+    for point, slots in stacks.items():
+        x = TOURNAMENT.point_u(point) * w
+        for slot in slots:
+            d = slot * spacing + radius
+            circles.append(Circle(x, d if point >= 12 else h - d, radius))
+            light.append(point >= 12)
+    return circles, light
+
+
+def test_a_tray_read_by_a_guessed_thickness_gives_a_range_of_totals() -> None:
+    """Dark bearing off in one quarter with ten on the board (two rows of five, the first
+    checker of one set a little out, as hands leave it) and five in the tray, read as
+    four by a guessed thickness.  Taken as exact, the tray leaves eleven on the board and
+    the row that stands a little out is read as six; a block read as four may hold three
+    to six, so ten on the board is within what it leaves and the rows stay five.  With
+    the thickness measured by the stripes the count is taken as exact again."""
+    row = [0.0, 1.0, 2.0, 3.0, 4.0]
+    circles, light = _row_circles({0: [0.06, 1.0, 2.0, 3.0, 4.0], 2: row,
+                                   12: row, 14: row, 19: row})
+    size = TOURNAMENT.rectified_size(WIDTH)
+    radius = expected_radius(TOURNAMENT, WIDTH)
+    off = Counts(0, 4)
+
+    def dark(config: CountConfig, measured: bool = False) -> list[int]:
+        result = count_checkers(circles, light, TOURNAMENT, size, config, radius, off=off,
+                                off_measured=measured)
+        return [result.points[i].dark for i in (0, 2)]
+
+    assert dark(CountConfig()) == [5, 5]
+    assert dark(CountConfig(tray_spread=None)) == [6, 5]
+    assert dark(CountConfig(), measured=True) == [6, 5]
+    assert tray_range(4, 0.2, (0.14, 0.27)) == (3, 6)
+    assert tray_range(1, 0.2, (0.14, 0.27)) == (1, 2)
+    assert tray_range(0, 0.2, (0.14, 0.27)) == (0, 0)

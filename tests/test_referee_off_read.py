@@ -49,6 +49,7 @@ from tests.test_referee_tray import position
 from vision import pipeline
 from vision.calibration import Calibration
 from vision.checkers.totals import consistent_off, tray_colours
+from vision.checkers.tray import TrayReading
 from vision.config import VisionConfig
 from vision.errors import ObservationError
 from vision.image_io import Image
@@ -233,11 +234,14 @@ def _session_seven_frame() -> tuple[Image, Observation, Calibration]:
 def test_a_tray_read_short_settles_the_stack_and_own_points_keeps_the_boards_count(
         tray: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # The tray's reading is set (one short: what the tray reader gave on the filmed
-    # stream 28de820384cd; or right) so the test does not hang on the tray reader.
+    # stream 28de820384cd; or right) so the test does not hang on the tray reader; its
+    # thickness measured, so the checker stage takes its count as exact (a guessed one
+    # gives a range of totals: CountConfig.tray_spread).
     frame, truth, calibration = _session_seven_frame()
     assert truth.off is not None
     given = Counts(truth.off.light - (1 if tray == "one short" else 0), truth.off.dark)
-    monkeypatch.setattr(pipeline, "read_off", lambda *args, **kwargs: given)
+    monkeypatch.setattr(pipeline, "read_off_reading",
+                        lambda *args, **kwargs: TrayReading(given, measured=True))
     seen = BoardReader(VisionConfig(), calibration).read(frame)
     assert seen.off_read == given
     if tray == "right":

@@ -27,7 +27,7 @@ from vision.checkers.totals import (
     tray_colours,
     tray_may_settle,
 )
-from vision.checkers.tray import read_off
+from vision.checkers.tray import read_off_reading
 from vision.config import VisionConfig
 from vision.cube import find_cube
 from vision.dice.board import read_board_dice
@@ -154,9 +154,11 @@ class BoardReader:
         # The tray first: a side that may be bearing off has fifteen less those in the
         # tray on the board, which settles its stacks in doubt; then the tray's counts
         # are held to what the board leaves off it.
-        off = read_off(frame, field_map, profile, model=self.colours, config=cfg.tray)
+        tray = read_off_reading(frame, field_map, profile, model=self.colours, config=cfg.tray)
+        off = None if tray is None else tray.counts
+        measured = tray is not None and tray.measured
         evidence = measure_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
-        checkers = evidence.count(self.on_board, off)
+        checkers = evidence.count(self.on_board, off, measured)
         off_read = None
         own_points = None
         if off is not None:

@@ -25,6 +25,7 @@ from vision.checkers.totals import (
     known_totals,
     on_board_counts,
     presumed_on_board,
+    presumed_ranges,
 )
 from vision.observation import Counts
 from vision.profile import BoardProfile
@@ -76,6 +77,23 @@ class CountConfig:
     from its lightness, which a black checker's lit rim fools: a tray read as four light
     and no dark, with fifteen light and eleven dark on the board, asked a dark stack of six
     for four more (pipeline tune seed 25, scene 206).  Off, the tray's colours as read."""
+    tray_spread: tuple[float, float] | None = (0.14, 0.27)
+    """Thickness of a set's checkers, as shares of their diameter, that a tray's block
+    may have been counted with (see :func:`.totals.tray_range`; the renders' sets run
+    0.14-0.27, tournament checkers about 0.16-0.21).  The tray counts a block by its
+    length over a thickness it guesses (``tray_guess``) when the slabs' stripes are too
+    faint to measure one, so a block read as two may hold three: a side that may be
+    bearing off then has a *range* of totals on the board, and its stacks are asked for
+    more or fewer only when their total lies outside it (checker bench tune seed 51:
+    six of nine wrong boards were a tray read one short or long asking a stack of five
+    for six).  A count whose thickness the stripes gave is taken as exact (see
+    ``off_measured``): on the tune renders only 23 of 30 such blocks read right, but a
+    range lost a board there (seven read right, the layer it asked for found).  Tune
+    renders (pipeline seeds 21-22, checker bench seed 51, 680 frames): 16 wrong boards
+    -> 11, none lost; checker bench seed 61 unchanged.  None: the tray's counts as read
+    give one total."""
+    tray_guess: float = 0.2
+    """The thickness the tray reading guesses (``TrayConfig.thickness``)."""
     stacks: StackConfig = field(default_factory=StackConfig)
 
 
@@ -105,7 +123,8 @@ class CheckerCount:
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    size: tuple[int, int], config: CountConfig | None = None,
                    radius: float | None = None, on_board: Counts | None = None,
-                   off: Counts | None = None, turnable: bool = False) -> CheckerCount:
+                   off: Counts | None = None, turnable: bool = False,
+                   off_measured: bool = False) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
@@ -117,6 +136,8 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     ``off`` being the borne-off counts read in the tray, if one is in view.
     ``turnable``: the circles are all of one colour by a lightness that said little (a
     red face), and the tray's counts may turn them (see ``config.tray_tolerance``).
+    ``off_measured``: the tray's counts rest on a measured thickness (see
+    :class:`.tray.TrayReading`); else they are taken as a range (``config.tray_spread``).
     """
     config = config or CountConfig()
     if radius is None:
@@ -125,12 +146,13 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         keep = _not_strays(circles, profile, size, radius, config)
         circles = [c for c, k in zip(circles, keep, strict=True) if k]
         light = [f for f, k in zip(light, keep, strict=True) if k]
-    result = _count(circles, light, profile, size, config, radius, on_board, off)
+    result = _count(circles, light, profile, size, config, radius, on_board, off,
+                    off_measured)
     if turnable and on_board is None and off is not None and config.tray_tolerance >= 0 \
             and light and len(set(light)) == 1 \
             and _tray_says_other(result, off, config.tray_tolerance):
         return _count(circles, [not f for f in light], profile, size, config, radius, None,
-                      off)
+                      off, off_measured)
     return result
 
 
@@ -151,7 +173,8 @@ def _tray_says_other(result: CheckerCount, off: Counts, tolerance: int) -> bool:
 
 def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
            size: tuple[int, int], config: CountConfig, radius: float,
-           on_board: Counts | None, off: Counts | None) -> CheckerCount:
+           on_board: Counts | None, off: Counts | None,
+           off_measured: bool = False) -> CheckerCount:
     """:func:`count_checkers` after the strays are left out."""
     width, height = size
     where = assign(circles, light, profile, size, config)
@@ -185,6 +208,9 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         if off is not None and config.orient_tray:
             off = _tray_oriented(stacks, bar, off)
         wanted = presumed_on_board(stacks, bar, off)
+        if off is not None and config.tray_spread is not None and not off_measured:
+            ranges = presumed_ranges(stacks, bar, off, config.tray_guess, config.tray_spread)
+            wanted = _within(stacks, bar, ranges)
     totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
         if wanted is not None else {}
     points = [[0, 0] for _ in range(24)]
@@ -216,6 +242,22 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    sum(p.dark for p in result.points) + result.bar.dark), on_board):
         return _flipped(result)
     return result
+
+
+def _within(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
+            ranges: tuple[tuple[int, int] | None, tuple[int, int] | None]
+            ) -> tuple[int | None, int | None]:
+    """Each colour's total the stacks are made to add up to: none (the counts as read)
+    when the stacks' total lies in the colour's range, else the range's nearer end."""
+    out: list[int | None] = []
+    for index, span in enumerate(ranges):
+        if span is None:
+            out.append(None)
+            continue
+        read = bar[index] + sum(stack.count for stack, c in stacks.values()
+                                if c == (index == 0))
+        out.append(None if span[0] <= read <= span[1] else min(max(read, span[0]), span[1]))
+    return out[0], out[1]
 
 
 def _tray_oriented(stacks: dict[int, tuple[Stack, bool]], bar: list[int],

@@ -55,10 +55,13 @@ class CheckerEvidence:
     turnable: bool
     config: CheckerConfig
 
-    def count(self, on_board: Counts | None = None, off: Counts | None = None) -> CheckerCount:
-        """The counts (see :func:`read_checkers` for ``on_board`` and ``off``)."""
+    def count(self, on_board: Counts | None = None, off: Counts | None = None,
+              off_measured: bool = False) -> CheckerCount:
+        """The counts (see :func:`read_checkers` for ``on_board``, ``off`` and
+        ``off_measured``)."""
         return count_checkers(self.circles, self.light, self.profile, self.size,
-                              self.config.count, self.radius, on_board, off, self.turnable)
+                              self.config.count, self.radius, on_board, off, self.turnable,
+                              off_measured)
 
 
 def measure_checkers(field_image: Image, profile: BoardProfile, *,
@@ -84,7 +87,7 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
                   model: ColourModel | None = None,
                   config: CheckerConfig | None = None,
                   on_board: Counts | None = None,
-                  off: Counts | None = None) -> CheckerCount:
+                  off: Counts | None = None, off_measured: bool = False) -> CheckerCount:
     """Count the checkers of a rectified field image (see :mod:`vision.rectify`).
 
     ``on_board``: how many checkers of each colour lie on the points and the bar, when
@@ -94,6 +97,8 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     (``config.count.presume_totals``); ``off``, the borne-off counts read in a tray in
     view, tells them for a side that may be bearing off, and turns a board of one colour
     whose lightness said little (see :func:`.colours.weak_guess`) when its counts do not
-    add up the way it was read."""
+    add up the way it was read.  ``off_measured``: the tray's counts rest on a measured
+    thickness (:attr:`.tray.TrayReading.measured`); else a side's total they imply is
+    only known within a range (``CountConfig.tray_spread``)."""
     return measure_checkers(field_image, profile, model=model, config=config).count(
-        on_board, off)
+        on_board, off, off_measured)

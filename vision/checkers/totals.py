@@ -22,6 +22,7 @@ the board and in the tray add up to at most fifteen, which settles a tray
 misread as fuller than it can be (:func:`consistent_off`).
 """
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -137,6 +138,41 @@ def presumed_on_board(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
             out.append(SIDE - (off.light if colour else off.dark))
         else:
             out.append(None)
+    return out[0], out[1]
+
+
+def tray_range(read: int, guess: float, spread: tuple[float, float]) -> tuple[int, int]:
+    """The checkers a tray's block read as ``read`` may hold: its length is ``read``
+    checkers of the guessed thickness (``guess``, a share of the diameter) give or take
+    half of one, and a set's checkers are ``spread[0]`` to ``spread[1]`` of their
+    diameter thick.  A block the tray read as none holds none here (the range (0, 0))."""
+    if read <= 0:
+        return 0, 0
+    low = max(math.ceil((read - 0.5) * guess / spread[1] - 1e-9), 1)
+    high = min(math.floor((read + 0.5) * guess / spread[0] + 1e-9), SIDE)
+    return min(low, read), max(high, read)
+
+
+def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: Counts,
+                    guess: float, spread: tuple[float, float]
+                    ) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+    """As :func:`presumed_on_board` with a tray in view, each colour's total on the board
+    as a range (least, most): a side that may be bearing off has fifteen less what its
+    tray block may hold (see :func:`tray_range`: the tray counts a block by its length,
+    and a set's thickness is only guessed when its stripes are too faint to measure)."""
+    exact = presumed_on_board(stacks, bar, off)
+    out: list[tuple[int, int] | None] = []
+    for index, total in enumerate(exact):
+        if total is None:
+            out.append(None)
+            continue
+        quarters = {quarter(p) for p, (stack, c) in stacks.items() if c == (index == 0)
+                    and stack.count > 0}
+        if bar[index] > 0 or len(quarters) >= 2:
+            out.append((total, total))
+            continue
+        low, high = tray_range(off.light if index == 0 else off.dark, guess, spread)
+        out.append((SIDE - high, SIDE - low))
     return out[0], out[1]
 
 

@@ -94,9 +94,37 @@ def read_off(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
     return read_tray(tray, profile, model=model, config=config)
 
 
+@dataclass(frozen=True, slots=True)
+class TrayReading:
+    """The tray's counts, and how they were measured."""
+
+    counts: Counts
+    measured: bool
+    """Whether a block's stripes gave the checkers' thickness (else it was guessed:
+    ``TrayConfig.thickness``, and a long block may be a checker or more off)."""
+
+
+def read_off_reading(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
+                     model: ColourModel | None = None,
+                     config: TrayConfig | None = None) -> TrayReading | None:
+    """As :func:`read_off`, with how the counts were measured."""
+    config = config or TrayConfig()
+    tray = tray_image(frame, field_map, profile, config.width)
+    if tray is None:
+        return None
+    return read_tray_reading(tray, profile, model=model, config=config)
+
+
 def read_tray(tray: Image, profile: BoardProfile, *, model: ColourModel | None = None,
               config: TrayConfig | None = None) -> Counts:
     """The borne-off checkers in a tray image warped upright (see :func:`tray_image`)."""
+    return read_tray_reading(tray, profile, model=model, config=config).counts
+
+
+def read_tray_reading(tray: Image, profile: BoardProfile, *,
+                      model: ColourModel | None = None,
+                      config: TrayConfig | None = None) -> TrayReading:
+    """As :func:`read_tray`, with how the counts were measured."""
     config = config or TrayConfig()
     height = tray.shape[0]
     radius = 0.5 * profile.point_width * profile.checker_diameter * config.width
@@ -117,9 +145,8 @@ def read_tray(tray: Image, profile: BoardProfile, *, model: ColourModel | None =
     n_bottom = _checkers(bottom, pitch, config)
     n_top = _checkers(top, pitch, config)
     light_bottom = _bottom_is_light(rows_lab, bottom, top, height, model, config)
-    if light_bottom:
-        return Counts(n_bottom, n_top)
-    return Counts(n_top, n_bottom)
+    counts = Counts(n_bottom, n_top) if light_bottom else Counts(n_top, n_bottom)
+    return TrayReading(counts, bool(periods))
 
 
 def _step_block(rows: Floats, height: int, window: int, run: int, config: TrayConfig) -> int:
