@@ -118,3 +118,17 @@ def test_a_circle_overlapping_a_short_stacks_last_checker_is_no_checker() -> Non
     assert read_stack(_distances([0.02, 1.03]), False, _frame(), config).count == 2
     assert read_stack(_distances([0.0, 0.5, 1.0, 2.0, 3.0]), False, _frame(),
                       config).count == 5
+
+
+def test_a_row_checker_just_past_the_phase_with_row_checkers_before_it_is_in_the_row() -> None:
+    """A row of six spaced generously, its fourth checker jittered 0.14 out (pipeline
+    tune seed 22, scene 257): alone that phase says a higher checker, and a layer starts
+    at the rail, so the three before it were taken for its layer (six read as ten).  But
+    they sit on their slots, not 0.14 out as a layer's would: the fourth is a row
+    checker.  A layer whose checkers all stand out stays a layer."""
+    config = StackConfig()
+    row = _distances([0.01, 1.036, 2.033, 3.171, 4.149, 5.116])
+    assert read_stack(row, True, _frame(), config).count == 6
+    assert read_stack(row, True, _frame(), replace(config, rail_row=0.0)).count == 10
+    layer = _distances([0.15, 1.16, 2.15, 3.0, 4.02, 5.0])
+    assert read_stack(layer, True, _frame(), config).count == 9
