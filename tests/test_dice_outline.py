@@ -130,6 +130,19 @@ def test_a_faint_step_is_no_silhouette() -> None:
     assert read(gray, (1.0, 0.0), RIGHT_NADIR)[0]
 
 
+def test_a_side_face_shaded_near_the_boards_grey_is_found() -> None:
+    # the tipped-up face's step to the board is 0.39 of the top face's (a grey side on a
+    # dark board, as on renders of light dice whose tipped face is turned from the
+    # light): found at ``relative`` 0.3, not at the 0.5 it was before
+    gray = window(0.34, (-1, 0), board=60, flank=125)
+    flat, reasons = read(gray, (1.0, 0.0), RIGHT_NADIR)
+    assert not flat and any("outline" in r for r in reasons)
+    band = tipped_outline(gray, face_of(4, 0.0), (-1.0, 0.0), RIGHT_NADIR, 0.24)
+    assert band is not None and band.edge == pytest.approx(0.5 + 0.34, abs=0.06)
+    assert tipped_outline(gray, face_of(4, 0.0), (-1.0, 0.0), RIGHT_NADIR, 0.24,
+                          OutlineConfig(relative=0.5)) is None
+
+
 def test_a_ones_sides_and_size_come_from_its_outline() -> None:
     # the face finder sizes a one by its pip, which blur swells: here 1.4 times the die
     one = Face((pip(100.0, 100.0),), "dark", (100.0, 100.0), 0.0, 56.0, 0.0)
