@@ -27,6 +27,12 @@ had (the nearest checker, rail, bar or other die within five die edges counts,
 :class:`~vision.dice.support.SupportConfig` ``reach``), as on a real board where
 flat dice often lie against a checker: the false alarms the looser tests would
 give there.
+
+A cocked die whose tipped-up face the camera cannot see (leaning toward the
+point below the lens by more than its tilt lets the face show: under
+``HIDDEN_WIDTH`` die edges wide in the rectified field, from the truth's camera
+pose, :func:`tipped_face_width`) shows only its top face's few per cent of
+squash: such dice are counted apart, and the recall is printed without them too.
 """
 
 import argparse
@@ -46,8 +52,11 @@ from bench.vision_accuracy import HELD_OUT
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.support import SupportConfig, supported
 from vision.rectify import FieldMap
+from vision.synth.camera import Camera
 from vision.synth.generate import random_scene
+from vision.synth.geometry import BoardGeometry
 from vision.synth.render import render
+from vision.synth.scene import DiePlacement, Scene
 
 PATHS = ("frame", "still")
 ANY_SUPPORT = SupportConfig(reach=5.0, rings=(0.55, 0.65, 0.8, 1.0, 1.3, 1.7, 2.2, 3.0, 4.0),
@@ -55,6 +64,35 @@ ANY_SUPPORT = SupportConfig(reach=5.0, rings=(0.55, 0.65, 0.8, 1.0, 1.3, 1.7, 2.
 """Support as far as five die edges (the nearest thing's direction found on rings out
 to there): nearly every die on a board has some (``--any-support``)."""
 TILTS = ((0.0, 14.0), (14.0, 20.0), (20.0, 26.0), (26.0, 46.0))
+HIDDEN_WIDTH = 0.1
+"""A tipped-up face narrower than this (die edges, in the rectified field) counts as
+one the camera cannot see: a pixel or two of a 2x still's 30-47 pixel dice."""
+
+
+def tipped_face_width(scene: Scene, die: DiePlacement) -> float:
+    """How wide the widest face a cocked die tipped up looks in the rectified field
+    (die edges; 0 or less: out of sight), from the truth's camera.  The die leans
+    toward ``L`` by ``t``: the face on the other side turns up, ``sin(t)`` die edges
+    wide seen straight down; its top edge, ``cos(t)`` die edges above the board, is
+    pushed from the nadir by perspective, so a die leaning toward the nadir shows it
+    narrower (``(P - N).L`` of the die's distance along ``L``, over the lens height).
+    A face turned ``phi`` from the side away from the lean shows ``cos(phi)`` of that
+    (a tilt about a diagonal shows two faces)."""
+    geo = BoardGeometry.of(scene)
+    _, top, _, bottom = geo.outer
+    camera = Camera.build(scene.camera, (geo.width, geo.height), bottom - top, (1280, 720))
+    lens_height = -float(camera.centre[2])
+    lean = math.radians(die.lean_deg)
+    lx, ly = math.cos(lean), math.sin(lean)
+    along = (die.u * geo.width - float(camera.centre[0])) * lx \
+        + (die.v * geo.height - float(camera.centre[1])) * ly
+    tilt = math.radians(die.tilt_deg)
+    rise = geo.die * math.cos(tilt)
+    width = (geo.die * math.sin(tilt) + along * rise / (lens_height - rise)) / geo.die
+    # the faces' outward normals lie at the yaw plus quarter turns; the one nearest
+    # the side away from the lean shows most
+    turn = (die.yaw_deg - (die.lean_deg + 180.0)) % 90.0
+    return width * max(math.cos(math.radians(turn)), math.cos(math.radians(90.0 - turn)))
 
 
 class Tally:
@@ -66,8 +104,10 @@ class Tally:
         self.by_style: Counter[tuple[str, bool]] = Counter()
 
     def add(self, split: str, tilt: float, style: str, called_cocked: bool,
-            leaning: bool) -> None:
+            leaning: bool, hidden: bool = False) -> None:
         truth = "cocked" if tilt > 0.0 else "flat"
+        self.counts[(split, "hidden")] += hidden
+        self.counts[(split, "hidden+")] += hidden and called_cocked
         self.counts[(split, truth)] += 1
         self.counts[(split, truth + "+")] += called_cocked
         self.counts[(split, truth + " supported")] += leaning
@@ -89,6 +129,11 @@ class Tally:
             print(f"  {split:<9} cocked recall {hit}/{cocked} ({hit / max(cocked, 1):.1%}), "
                   f"flat false alarms {alarm}/{flat} ({alarm / max(flat, 1):.2%}); "
                   f"flat dice with support {leaning}, of them called cocked {leaning_alarm}")
+            hidden, seen = self.counts[(split, "hidden")], self.counts[(split, "hidden+")]
+            print(f"  {'':<9} of the cocked, tipped-up face out of sight (under "
+                  f"{HIDDEN_WIDTH:g} die edges) {hidden}, called cocked {seen}; recall without "
+                  f"them {hit - seen}/{cocked - hidden} "
+                  f"({(hit - seen) / max(cocked - hidden, 1):.1%})")
         print("  cocked recall by tilt: " + ", ".join(
             f"{lo:.0f}-{hi:.0f} deg {self.by_tilt[(i, True)]}/{self.by_tilt[(i, False)]}"
             for i, (lo, hi) in enumerate(TILTS)))
@@ -153,7 +198,9 @@ def main() -> None:
                 tilt = 0.0 if die.flat else max(placement.tilt_deg, 1e-3)
                 leaning = supported((u, v), config.die_size, field_map, scene.profile, mask,
                                     config.pose.support)
-                tallies[path].add(split, tilt, scene.style.dice.name, not near[0].flat, leaning)
+                hidden = tilt > 0.0 and tipped_face_width(scene, placement) < HIDDEN_WIDTH
+                tallies[path].add(split, tilt, scene.style.dice.name, not near[0].flat, leaning,
+                                  hidden)
     print(f"{args.n} {'mixed' if args.mix else 'cocked-die'} scenes, seed {args.seed}, "
           f"still {args.still_scale:g}x, "
           f"{'configured' if args.default_size else 'scene'} die size, "
