@@ -130,3 +130,36 @@ def test_a_tray_read_by_a_guessed_thickness_gives_a_range_of_totals() -> None:
     assert tray_range(4, 0.2, (0.14, 0.27)) == (3, 6)
     assert tray_range(1, 0.2, (0.14, 0.27)) == (1, 2)
     assert tray_range(0, 0.2, (0.14, 0.27)) == (0, 0)
+
+
+def _lamp_tray(dark: int) -> npt.NDArray[np.uint8]:
+    """A tray under a lamp over its middle: the floor 70 grey levels darker at the ends
+    than in the lit middle (where the floor's colour is taken), smoothly; ``dark`` dark
+    slabs from the top end."""
+    _, height = PROFILE.rectified_size(WIDTH)
+    width = max(round(0.095 * WIDTH), 8)
+    radius = 0.5 * PROFILE.point_width * PROFILE.checker_diameter * WIDTH
+    pitch = 2.0 * radius * TrayConfig().thickness
+    along = np.linspace(-1.0, 1.0, height)
+    light = 70.0 * (np.cos(np.pi * along) - 1.0) / 2.0
+    image = np.broadcast_to(np.array([150.0, 175.0, 195.0]), (height, width, 3)) \
+        + light[:, None, None]
+    image = np.array(image)
+    x0, x1 = round(0.1 * width), round(0.9 * width)
+    for k in range(dark):
+        image[round(2 + k * pitch):round(2 + (k + 1) * pitch), x0:x1] = (45, 45, 50)
+    image = image + np.random.default_rng(4).normal(0.0, 1.5, image.shape)
+    return np.asarray(cv2.GaussianBlur(np.clip(image, 0, 255).astype(np.uint8), (3, 3), 0),
+                      dtype=np.uint8)
+
+
+def test_an_empty_trays_ends_darkened_by_a_lamp_are_no_blocks() -> None:
+    """The ends differ from the lit middle by more than the colour test's threshold, but
+    change slowly, with no edge: no block (without the test of a sharp end, both ends
+    read as blocks).  Dark slabs at one end of the same tray end in an edge: still a
+    block (read long here: the darkened floor past it passes the colour test too)."""
+    empty = _lamp_tray(0)
+    assert read_tray(empty, PROFILE) == Counts(0, 0)
+    assert read_tray(empty, PROFILE, config=TrayConfig(sharp_end=False)) != Counts(0, 0)
+    slabs = read_tray(_lamp_tray(6), PROFILE)
+    assert slabs.light == 0 and slabs.dark >= 6
