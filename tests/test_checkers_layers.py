@@ -132,3 +132,18 @@ def test_a_row_checker_just_past_the_phase_with_row_checkers_before_it_is_in_the
     assert read_stack(row, True, _frame(), replace(config, rail_row=0.0)).count == 10
     layer = _distances([0.15, 1.16, 2.15, 3.0, 4.02, 5.0])
     assert read_stack(layer, True, _frame(), config).count == 9
+
+
+def test_a_row_slot_beyond_the_reach_of_the_layer_seen_is_under_a_missed_one() -> None:
+    """A layer a half shift out at 0.43 and 1.47 over a row of five whose slots 1-3 show
+    nothing (checker bench tune seed 51, scene 63): the layer seen covers slots 0-2, so
+    slot 3 lies under a third checker of it, missed (eight, not seven).  With slot 3 in
+    view the layer ends where it is seen."""
+    config = StackConfig()
+    covered = [0.3, 0.0, 0.0, 0.0]
+    missed = _distances([0.02, 0.43, 1.47, 4.0])
+    assert read_stack(missed, True, _frame(), config, covered).count == 8
+    assert read_stack(missed, True, _frame(), replace(config, hidden_reach=False),
+                      covered).count == 7
+    seen = _distances([0.02, 0.43, 1.47, 3.0, 4.0])
+    assert read_stack(seen, True, _frame(), config, [*covered, 0.0]).count == 7
