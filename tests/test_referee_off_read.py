@@ -347,14 +347,14 @@ def test_a_six_three_read_as_three_three_passing_a_blot_is_a_look(seating: Seati
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
-@pytest.mark.parametrize(("play", "read"), [("24/18 13/10", (3, 3)), ("13/10 13/10", (3, 3)),
-                                            ("24/14", (5, 5))],
-                         ids=["a-die-short", "no-six", "fives"])
-def test_a_double_that_is_only_short_or_no_misread_explains_is_called(
+@pytest.mark.parametrize(("play", "read"), [("13/10 13/10", (3, 3)), ("24/14", (5, 5))],
+                         ids=["no-six", "fives"])
+def test_a_double_that_no_misread_explains_is_called(
         seating: Seating, play: str, read: tuple[int, int]) -> None:
-    # Three 3s of 3-3 that are also a legal 6-3 (a die unplayed, nothing else: exactly a
-    # planted one_die mistake); two 3s of 3-3 (no 6 moved: no 6-3 either); two 5s of 5-5
-    # (a 5 is not read for anything else).
+    # Two 3s of 3-3 (no 6 moved: no 6-3 either); two 5s of 5-5 (a 5 is not read for
+    # anything else).  Three 3s that are also a legal 6-3 (a die unplayed, nothing else)
+    # are recorded as 6-3 where the referee calls at once since the dice's confusions
+    # (tests/test_referee_dice_confusions.py; no planted catch lost with a perfect reader).
     events = _double_read(seating, play, read)
     assert _calls(events) == [("illegal_play", "light")]
 

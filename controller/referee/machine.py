@@ -1162,17 +1162,21 @@ class Referee:
         fits = self._rolls_with_pips_missed(reading)
         return fits[0] if fits else None
 
-    def _rolls_with_pips_missed(self, reading: BoardReading) -> list[tuple[int, int]]:
-        """The rolls, one die of the dice read taken as showing more pips
-        (``Plausibility.pips_missed``, in its order), that make the board a legal play
-        with both dice played: a play of one die (the other unplayable) is what a die
-        left unplayed looks like (960b5e2b053c seed 16)."""
+    def _rolls_with_pips_missed(
+            self, reading: BoardReading,
+            pairs: tuple[tuple[int, int], ...] = PLAUSIBLE.pips_missed,
+    ) -> list[tuple[int, int]]:
+        """The rolls, one die of the dice read taken as showing another value (``pairs``
+        of value read and value shown, in their order: by default
+        ``Plausibility.pips_missed``), that make the board a legal play with both dice
+        played: a play of one die (the other unplayable) is what a die left unplayed
+        looks like (960b5e2b053c seed 16)."""
         game = self.game
         assert game.dice is not None and self.seating is not None
         fits: list[tuple[int, int]] = []
         for index in (0, 1):
             read, other = game.dice[index], game.dice[1 - index]
-            for seen, shown in PLAUSIBLE.pips_missed:
+            for seen, shown in pairs:
                 if read != seen:
                     continue
                 roll = (max(shown, other), min(shown, other))
@@ -1205,8 +1209,9 @@ class Referee:
                                game.dice)
         return judgement.kind == "legal"
 
-    def _pips_missed(self, reading: BoardReading, judgement: PlayJudgement,
-                     out: "_Out") -> tuple["Referee", PlayJudgement]:
+    def _pips_missed(self, reading: BoardReading, judgement: PlayJudgement, out: "_Out",
+                     pairs: tuple[tuple[int, int], ...] = PLAUSIBLE.pips_missed,
+                     doubles: bool = False) -> tuple["Referee", PlayJudgement]:
         """An illegal play that is legal with one die read as fewer pips than it shows.
 
         The dice reader misses pips, a six's column above all (a 6 read as a 3:
@@ -1214,15 +1219,17 @@ class Referee:
         roll with such a die read again makes the board a legal play, that was the
         roll (a ``dice`` warning says so) and the play is legal, as for a die read two
         ways where it lay (:meth:`_reread_roll`).  The opening roll is read again only
-        when the same player still starts.
+        when the same player still starts.  ``pairs``: the misreadings tried (value
+        read, value shown); ``doubles``: a roll read as a double is read again too
+        (see ``Plausibility.dice_confusions`` for when).
         """
         game = self.game
         before = self.before_roll
         assert game.dice is not None and self.seating is not None
         if before is None or before.game.phase not in (Phase.ROLL, Phase.OPENING) or \
-                game.dice[0] == game.dice[1]:
+                (game.dice[0] == game.dice[1] and not doubles):
             return self, judgement
-        fits = self._rolls_with_pips_missed(reading)
+        fits = self._rolls_with_pips_missed(reading, pairs)
         if len(fits) != 1:
             return self, judgement
         roll = fits[0]
@@ -1584,6 +1591,16 @@ class Referee:
             assert game.dice is not None
         if judgement.kind == "illegal" and reading is not None and not self.resynced:
             state, judgement = state._pips_missed(reading, judgement, out)
+            game = state.game
+            assert game.dice is not None
+        if judgement.kind == "illegal" and reading is not None and not self.resynced and (
+                self.settings.mode == "strict" or (judgement.after is not None
+                                                   and judgement.after.winner() is not None)):
+            # Called at once: a die misread the way the vision misreads dice makes a
+            # legal play look illegal; the roll that fits is taken instead (players
+            # mode leaves the verdict to the opponent).
+            state, judgement = state._pips_missed(reading, judgement, out,
+                                                  PLAUSIBLE.dice_confusions, doubles=True)
             game = state.game
             assert game.dice is not None
         if judgement.kind == "illegal" and judgement.after is not None and \
