@@ -92,6 +92,13 @@ class CountConfig:
     renders (pipeline seeds 21-22, checker bench seed 51, 680 frames): 16 wrong boards
     -> 11, none lost; checker bench seed 61 unchanged.  None: the tray's counts as read
     give one total."""
+    tray_hit: bool = True
+    """A side spread over the board (or on the bar) whose colour the tray shows was hit
+    after it began bearing off: its total is fifteen less the tray's too, not fifteen
+    (see :func:`.totals.presumed_ranges`).  Tune renders: a side with one borne off and
+    fourteen on the board asked a stack of six for seven (pipeline tune seed 23, scene
+    37), one with two off (three read) a stack of five for seven (checker bench tune
+    seed 51, scene 128)."""
     tray_guess: float = 0.2
     """The thickness the tray reading guesses (``TrayConfig.thickness``)."""
     stacks: StackConfig = field(default_factory=StackConfig)
@@ -208,8 +215,10 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         if off is not None and config.orient_tray:
             off = _tray_oriented(stacks, bar, off)
         wanted = presumed_on_board(stacks, bar, off)
-        if off is not None and config.tray_spread is not None and not off_measured:
-            ranges = presumed_ranges(stacks, bar, off, config.tray_guess, config.tray_spread)
+        if off is not None and (config.tray_spread is not None or config.tray_hit):
+            spread = None if off_measured else config.tray_spread
+            ranges = presumed_ranges(stacks, bar, off, config.tray_guess, spread,
+                                     config.tray_hit)
             wanted = _within(stacks, bar, ranges)
     totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
         if wanted is not None else {}

@@ -154,24 +154,28 @@ def tray_range(read: int, guess: float, spread: tuple[float, float]) -> tuple[in
 
 
 def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: Counts,
-                    guess: float, spread: tuple[float, float]
+                    guess: float, spread: tuple[float, float] | None, hit: bool = False
                     ) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
     """As :func:`presumed_on_board` with a tray in view, each colour's total on the board
     as a range (least, most): a side that may be bearing off has fifteen less what its
     tray block may hold (see :func:`tray_range`: the tray counts a block by its length,
-    and a set's thickness is only guessed when its stripes are too faint to measure)."""
+    and a set's thickness is only guessed when its stripes are too faint to measure;
+    ``spread`` None: the tray's count exactly).  ``hit``: a side spread over the board
+    whose colour the tray shows was hit after it began bearing off, and has fifteen less
+    the tray's too (else fifteen, whatever the tray shows)."""
     exact = presumed_on_board(stacks, bar, off)
     out: list[tuple[int, int] | None] = []
     for index, total in enumerate(exact):
         if total is None:
             out.append(None)
             continue
+        read = off.light if index == 0 else off.dark
         quarters = {quarter(p) for p, (stack, c) in stacks.items() if c == (index == 0)
                     and stack.count > 0}
-        if bar[index] > 0 or len(quarters) >= 2:
+        if (bar[index] > 0 or len(quarters) >= 2) and not (hit and read > 0):
             out.append((total, total))
             continue
-        low, high = tray_range(off.light if index == 0 else off.dark, guess, spread)
+        low, high = (read, read) if spread is None else tray_range(read, guess, spread)
         out.append((SIDE - high, SIDE - low))
     return out[0], out[1]
 

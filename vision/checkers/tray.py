@@ -78,18 +78,25 @@ class TrayConfig:
     step_window: float = 1.0
     """Rows compared either side of a block's edge, in checker thicknesses (a block's own
     stripes average out over one)."""
+    sharp_stripes: float = 0.2
+    """... unless this share of its rows shows the slabs' stripes (``texture``): a lamp's
+    gradient has none, while a block whose colour is near the floor's may end softly."""
     sharp_end: bool = True
     """A block the colour or stripe test found (two thicknesses long or more) ends in a
     sharp edge somewhere between a thickness from the tray's end and a thickness past the
     block's end, a change of colour of at least ``step``; without one it is the floor
-    itself: an empty tray whose ends a lamp leaves darker than its lit middle (the floor's
-    colour is taken there), or a hand's soft shadow.  On the tune renders' trays
-    (pipeline seeds 21-22, checker bench 51 and 61; 641 trays) the raw counts right
-    568 -> 582 (14 empty ends read as blocks of 2-15 now empty, no block lost), the
-    boards as before.  Cutting a block at its sharpest edge instead (a block's shadow
-    beyond it, pipeline tune seed 22 scene 223) read right only with the thickness
-    guessed, and lost that board when the shorter block's stripes then gave a period:
-    left out.  Off: blocks as the colour and stripe tests end them."""
+    itself (an empty tray whose ends a lamp leaves darker than its lit middle, where the
+    floor's colour is taken, or a hand's soft shadow), unless the other end holds a block
+    that does end sharply: black checkers on a dark floor end softly too, and then the
+    light ones at the other end show the floor is not lit the lamp's way.  On the tune
+    renders' trays (pipeline seeds 21-24, checker bench 51 and 61; 921 trays) the raw
+    counts right 804 -> 826; settled with the board (:func:`.totals.consistent_off`) as
+    before.  Without the other end's test also 826 raw, but a real block of five black
+    checkers on a dark grey floor was dropped (pipeline tune seed 24, scene 264).
+    Cutting a block at its sharpest edge instead (a block's shadow beyond it, pipeline
+    tune seed 22 scene 223) read right only with the thickness guessed, and lost that
+    board when the shorter block's stripes then gave a period: left out.  Off: blocks as
+    the colour and stripe tests end them."""
     board_tolerance: int = 2
     """A block within this many of what the board leaves off a side is that many (see
     :func:`.totals.consistent_off`: the board is read more surely)."""
@@ -141,14 +148,19 @@ def read_tray_reading(tray: Image, profile: BoardProfile, *,
     height = tray.shape[0]
     radius = 0.5 * profile.point_width * profile.checker_diameter * config.width
     rows_lab, stripes, floor = _rows(tray, config)
-    marked = _checker_rows(rows_lab, stripes, floor, height, config)
+    marked, striped = _checker_rows(rows_lab, stripes, floor, height, config)
     bottom = _run(marked[::-1], config.gap)
     top = _run(marked, config.gap)
     window = max(round(2.0 * radius * config.thickness * config.step_window), 3)
     bottom = _step_block(rows_lab[::-1], height, window, bottom, config)
     top = _step_block(rows_lab, height, window, top, config)
-    bottom = _sharp_end(rows_lab[::-1], height, window, bottom, config)
-    top = _sharp_end(rows_lab, height, window, top, config)
+    if config.sharp_end:
+        soft_bottom = _soft(rows_lab[::-1], striped[::-1], height, window, bottom, config)
+        soft_top = _soft(rows_lab, striped, height, window, top, config)
+        firm_bottom = bottom >= 2 * window and not soft_bottom
+        firm_top = top >= 2 * window and not soft_top
+        bottom = 0 if soft_bottom and not firm_top else bottom
+        top = 0 if soft_top and not firm_bottom else top
     gray = cv2.cvtColor(tray, cv2.COLOR_BGR2GRAY).astype(np.float64)
     middle = gray[:, int(tray.shape[1] * (0.5 - config.band / 2)):
                   int(tray.shape[1] * (0.5 + config.band / 2)) + 1].mean(axis=1)
@@ -192,23 +204,27 @@ def _step_block(rows: Floats, height: int, window: int, run: int, config: TrayCo
     return length
 
 
-def _sharp_end(rows: Floats, height: int, window: int, run: int, config: TrayConfig) -> int:
-    """The block of ``run`` rows at the start of ``rows`` (Lab per row, from the tray's
-    end), or none when nowhere from ``window`` rows to a window past its end does the
-    colour change by ``config.step`` between the ``window`` rows before and after a row
-    (see ``TrayConfig.sharp_end``)."""
-    if not config.sharp_end or config.step <= 0.0 or run < 2 * window:
-        return run
+def _soft(rows: Floats, striped: npt.NDArray[np.bool_], height: int, window: int,
+          run: int, config: TrayConfig) -> bool:
+    """Whether the block of ``run`` rows at the start of ``rows`` (Lab per row, from the
+    tray's end; two windows long or more) ends softly: it shows the slabs' stripes in
+    fewer than ``config.sharp_stripes`` of its rows (``striped``) and nowhere from
+    ``window`` rows to a window past its end does the colour change by ``config.step``
+    between the ``window`` rows before and after a row (see ``TrayConfig.sharp_end``)."""
+    if config.step <= 0.0 or run < 2 * window:
+        return False
+    if float(np.mean(striped[:run])) >= config.sharp_stripes:
+        return False
     limit = min(run + window, int(config.floor[0] * height), len(rows) - window)
     if limit <= window:
-        return run
+        return False
     weights = np.array([0.5, 1.0, 1.0])
     cum = np.vstack([np.zeros((1, 3)), np.cumsum(rows * weights, axis=0)])
     ends = np.arange(window, limit)
     before = (cum[ends] - cum[ends - window]) / window
     after = (cum[ends + window] - cum[ends]) / window
     steps = np.linalg.norm(before - after, axis=1)
-    return run if float(steps.max()) >= config.step else 0
+    return float(steps.max()) < config.step
 
 
 def _checkers(length: int, pitch: float, config: TrayConfig) -> int:
@@ -253,8 +269,9 @@ def _rows(tray: Image, config: TrayConfig) -> tuple[Floats, Floats, Floats]:
 
 
 def _checker_rows(rows: Floats, stripes: Floats, floor: Floats, height: int,
-                  config: TrayConfig) -> npt.NDArray[np.bool_]:
-    """Rows that look like checkers rather than the floor."""
+                  config: TrayConfig) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Rows that look like checkers rather than the floor, and those of them that show
+    the slabs' stripes."""
     weights = np.array([0.5, 1.0, 1.0])
     distance = np.linalg.norm((rows - floor) * weights, axis=1)
     distance = cv2.GaussianBlur(distance.reshape(-1, 1).astype(np.float32), (1, 5), 0).ravel()
@@ -262,7 +279,8 @@ def _checker_rows(rows: Floats, stripes: Floats, floor: Floats, height: int,
     typical = float(np.median(stripes[lo:hi]))
     spread = 1.4826 * float(np.median(np.abs(stripes[lo:hi] - typical))) + 0.2
     textured = stripes > typical + config.texture * spread + config.texture_floor
-    return np.asarray((distance > config.colour) | textured, dtype=bool)
+    return (np.asarray((distance > config.colour) | textured, dtype=bool),
+            np.asarray(textured, dtype=bool))
 
 
 def _run(marked: npt.NDArray[np.bool_], gap: int) -> int:
