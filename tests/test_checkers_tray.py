@@ -168,20 +168,23 @@ def test_an_empty_trays_ends_darkened_by_a_lamp_are_no_blocks() -> None:
 
 
 def test_a_side_hit_after_bearing_off_has_fifteen_less_the_trays() -> None:
-    """Light spread over two quarters with fourteen on the board (a row of five whose
-    first checker stands a little out, as hands leave it) and one in the tray: it was hit
-    after it began bearing off.  Presumed fifteen, the row that stands out would be read
-    as six; fifteen less the tray's one leaves the rows as they are."""
+    """Light with fourteen on the board, thirteen of them home (among them a row of five
+    whose first checker stands a little out, as hands leave it) and one in the quarter
+    before, and one in the tray: it was hit after it began bearing off.  Presumed
+    fifteen, the row that stands out would be read as six; fifteen less the tray's one
+    leaves the rows as they are (CountConfig.tray_hit at 3: up to three away from home;
+    off by default, see its note)."""
     row = [0.0, 1.0, 2.0, 3.0, 4.0]
-    circles, light = _row_circles({12: row, 19: [0.06, 1.0, 2.0, 3.0, 4.0],
-                                   21: [0.0, 1.0, 2.0, 3.0], 0: row, 2: row, 5: row})
+    home = {19: [0.06, 1.0, 2.0, 3.0, 4.0], 21: [0.0, 1.0, 2.0, 3.0],
+            22: [0.0, 1.0, 2.0, 3.0], 0: row, 2: row, 5: row}
     size = TOURNAMENT.rectified_size(WIDTH)
     radius = expected_radius(TOURNAMENT, WIDTH)
 
     def light_counts(config: CountConfig) -> list[int]:
+        circles, light = _row_circles({12: [0.0], **home})
         result = count_checkers(circles, light, TOURNAMENT, size, config, radius,
                                 off=Counts(1, 0))
-        return [result.points[i].light for i in (12, 19, 21)]
+        return [result.points[i].light for i in (12, 19, 21, 22)]
 
-    assert light_counts(CountConfig()) == [5, 5, 4]
-    assert light_counts(CountConfig(tray_hit=False)) == [5, 6, 4]
+    assert light_counts(CountConfig(tray_hit=3)) == [1, 5, 4, 4]
+    assert light_counts(CountConfig()) == [1, 6, 4, 4]
