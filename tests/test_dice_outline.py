@@ -11,7 +11,7 @@ from tests.test_dice_pose import face_of, pip, straight_field
 from vision.dice.faces import Face
 from vision.dice.outline import OutlineConfig, tipped_outline
 from vision.dice.pose import PoseConfig, assess, squash
-from vision.dice.support import lean_direction, supported
+from vision.dice.support import SupportConfig, lean_direction, lean_directions, supported
 from vision.errors import ConfigError
 from vision.profile import TOURNAMENT
 
@@ -211,3 +211,35 @@ def test_the_lean_is_toward_the_nearest_support() -> None:
     # whether there is one is what supported() says
     assert supported(middle, die, field_map, TOURNAMENT, mask)
     assert not supported(middle, die, field_map, TOURNAMENT, empty)
+
+
+def test_every_support_within_reach_is_listed_nearest_first() -> None:
+    field_map, die = straight_field()
+    shape = (int(50 + 1000 / TOURNAMENT.field_aspect) + 60, 1200)
+    # the left rail 0.6 die edges away, a checker to the right, its rim 0.65 away
+    uv = (0.6 * die, 0.5)
+    x, y = field_map.image_point(*uv)
+    mask = np.zeros(shape, np.uint8)
+    cv2.circle(mask, (round(x + (0.65 + 1.1) * 30.0), round(y)), 33, 255, -1)
+    near = lean_directions(uv, die, field_map, TOURNAMENT, mask)
+    assert [d for _, d in near] == [(-1.0, 0.0), pytest.approx((1.0, 0.0), abs=1e-6)]
+    assert near[0][0] == pytest.approx(0.6) and near[1][0] == pytest.approx(0.65)
+    assert lean_direction(uv, die, field_map, TOURNAMENT, mask) == (-1.0, 0.0)
+    assert lean_directions((0.25, 0.5), die, field_map, TOURNAMENT, None) == []
+    with pytest.raises(ConfigError, match="second_reach"):
+        SupportConfig(second_reach=-0.1)
+
+
+def test_the_sides_turned_from_a_second_support_are_looked_at_too() -> None:
+    # the nearest support is to the left, but the die leans on the one below: the face it
+    # tipped up shows above, turned from the second support only
+    gray = window(0.34, (0, -1))
+    face = face_of(4, 0.0, ratio=SLANT)
+    def pose(leans: list[tuple[float, float]]) -> tuple[bool, tuple[str, ...]]:
+        found = assess(gray, face, 40.0, DEFAULT, nadir=RIGHT_NADIR, field_pixels=FIELD_PIXELS,
+                       source_die=40.0, supported=True, lean=(-1.0, 0.0), leans=leans)
+        return found.flat, found.reasons
+
+    assert pose([])[0]
+    flat, reasons = pose([(0.0, 1.0)])
+    assert not flat and any("outline" in r for r in reasons)

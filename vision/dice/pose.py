@@ -29,6 +29,7 @@ smaller ones, whose pips blur into a few pixels, the lenient ones.
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -278,7 +279,8 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
            nadir: tuple[float, float] | None = None,
            field_pixels: float | None = None, pips: list[Pip] | None = None,
            camera_height: float | None = None, source_die: float | None = None,
-           supported: bool = False, lean: tuple[float, float] | None = None) -> Pose:
+           supported: bool = False, lean: tuple[float, float] | None = None,
+           leans: Sequence[tuple[float, float]] = ()) -> Pose:
     """Flat or cocked, for a face found in a rectified field image whose
     dice are ``die_pixels`` wide when flat.  ``nadir`` (the point below the
     camera, pixels of ``gray``) and ``field_pixels`` (the field's width
@@ -292,7 +294,9 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     ``supported_squash`` and ``fine_band_margin``, and, given ``lean`` (the
     unit direction toward the nearest support in the pixels of ``gray``,
     :func:`.support.lean_direction`), by the tipped-up face's outline
-    (``outline_margin``)."""
+    (``outline_margin``); ``leans`` are the directions of other supports near enough
+    to lean on too (:attr:`.support.SupportConfig.second_reach`), whose sides turned
+    away are looked at as well."""
     open_space = config.use_support and not supported
     supported = supported and config.use_support
     height = config.camera_height if camera_height is None else camera_height
@@ -333,9 +337,12 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
                                      field_pixels, height, config))
         if fine and supported and lean is not None and config.outline_margin is not None \
                 and squash(face) < config.outline_squash:
-            band = tipped_outline(gray, face, (-lean[0], -lean[1]), nadir, perspective_reach(
-                math.dist(face.center, nadir) / field_pixels, die_pixels / field_pixels,
-                height), config.outline)
+            reach = perspective_reach(math.dist(face.center, nadir) / field_pixels,
+                                      die_pixels / field_pixels, height)
+            bands = [tipped_outline(gray, face, (-x, -y), nadir, reach, config.outline)
+                     for x, y in (lean, *leans)]
+            band = max((b for b in bands if b is not None), key=lambda b: b.excess,
+                       default=None)
             if band is not None and band.excess > config.outline_margin:
                 past = band.edge - config.outline.top_edge
                 reasons.append(f"the tipped-up face's outline {past:.2f} die edges past the "
