@@ -56,12 +56,14 @@ def _board_detect() -> DetectConfig:
     face).  Two pips both at least 0.7 round are alike in slant (:class:`FaceConfig`
     ``round_enough``): blur and noise give a flat die's small pips 0.7-1.0.  A face of
     four pips or more does not count marks reaching into its stray-mark disc from
-    outside (``rim_strays_from``)."""
+    outside (``rim_strays_from``).  A one whose pip is not amid an even face 0.4 die edges
+    around (a two's pip, its other one lost) is reported unread (``one_surround``)."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
                         faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2,
                                          link_distance=6.0, max_contrast_ratio=1.6,
-                                         round_enough=0.7),
-                        lone_min_ratio=0.75, lone_min_roundness=0.72, rim_strays_from=4)
+                                         round_enough=0.7, side_contrast=0.5),
+                        lone_min_ratio=0.75, lone_min_roundness=0.72, rim_strays_from=4,
+                        one_surround=0.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +223,7 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                                                         checker_mask, config.checker):
             return None  # the board where two checkers touch (CheckerTestConfig.waist)
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
-    die = Die(face.value, centre, pose.flat, on, profile.half(u), box)
+    die = Die(None if face.unsure else face.value, centre, pose.flat, on, profile.half(u), box)
     return BoardDie(die, (u, v), pose.reasons)
 
 

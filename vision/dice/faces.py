@@ -70,6 +70,14 @@ class FaceConfig:
     """A face this much less round (axis ratio) than a neighbour is surely a
     side face, and is looked for farther, ``slanted_side_reach`` die edges."""
     slanted_side_reach: float = 1.5
+    side_contrast: float | None = None
+    """A face whose pips contrast less than this fraction of a neighbouring face's (within
+    the side reach) is that face's side, never its top, whatever the roundness and the
+    nadir say; None for no such rule.  A side face is turned from the light and contrasts
+    half to two thirds as much as its top (see ``max_contrast_ratio``); a faint blob past a
+    die's corner (the tip of a point, a checker's edge), farther from the nadir, was taken
+    for the top face of a two and the two dropped as its side (renders, tune seed 25: a
+    blob of contrast 42 beside a two's pips of 102-104, the two read as a one)."""
     away_weight: float = 0.5
     """Weight of "farther from the nadir" against pip roundness when telling
     a die's top face from its side: a die edge farther counts as this much
@@ -104,6 +112,10 @@ class Face:
     """Estimated die edge, pixels."""
     misfit: float
     """Layout misfit, as a fraction of the span (0 = perfect)."""
+    unsure: bool = False
+    """The pips were found but what they say is doubtful: the die's value is to be
+    reported unread (None) rather than as ``value`` (see :class:`~vision.dice.detect.
+    DetectConfig` ``one_surround``)."""
 
     @property
     def value(self) -> int:
@@ -152,10 +164,25 @@ def top_faces(faces: list[Face], config: FaceConfig = FaceConfig(),
                 face.die_size, other.die_size)
             if math.dist(face.center, other.center) > reach:
                 continue
-            if _top_score(other, face, config, nadir) > 0:
+            fainter = _fainter(face, other, config)
+            if fainter == 0 or (fainter is None and _top_score(other, face, config, nadir) > 0):
                 side.add(i)
                 break
     return [f for i, f in enumerate(ordered) if i not in side]
+
+
+def _fainter(one: Face, other: Face, config: FaceConfig) -> int | None:
+    """0 when ``one``'s pips contrast less than ``side_contrast`` times ``other``'s, 1 when
+    ``other``'s do than ``one``'s, None when neither (or no such rule)."""
+    if config.side_contrast is None:
+        return None
+    a = statistics.median([p.contrast for p in one.pips])
+    b = statistics.median([p.contrast for p in other.pips])
+    if a < config.side_contrast * b:
+        return 0
+    if b < config.side_contrast * a:
+        return 1
+    return None
 
 
 def _top_score(top: Face, below: Face, config: FaceConfig,

@@ -234,7 +234,8 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
                 continue  # the board stage's to read
             centre = field_map.image_point(u, v)
             box = _box(field_map, u, v, board.die_size, profile)
-            kept.append((Die(face.value, centre, True, False, None, box), (u, v), face.value))
+            kept.append((Die(None if face.unsure else face.value, centre, True, False, None, box),
+                         (u, v), face.value))
     return _one_each(kept, board.die_size * config.same_die)
 
 
