@@ -28,7 +28,7 @@ from vision.dice.pips import PipConfig, find_pips
 from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
-from vision.dice.support import lean_direction
+from vision.dice.support import lean_directions
 from vision.errors import ImageError
 from vision.observation import Corners, Die
 from vision.profile import BoardProfile
@@ -204,14 +204,17 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     centre = field_map.image_point(u, v)
     box = _box(field_map, u, v, config.die_size, profile)
     # what it could lean on, looked for only when the pose test uses it
-    # (PoseConfig.use_support): the nearest's direction, in the window's pixels as in
-    # the rectified field's, tells the side a tipped-up face would show on
-    lean = lean_direction((u, v), config.die_size, field_map, profile, checker_mask,
-                          config.pose.support, others) if config.pose.use_support else None
+    # (PoseConfig.use_support): the nearest's direction (and any other's within
+    # SupportConfig.second_reach), in the window's pixels as in the rectified field's,
+    # tells the side a tipped-up face would show on
+    near = lean_directions((u, v), config.die_size, field_map, profile, checker_mask,
+                           config.pose.support, others) if config.pose.use_support else []
+    lean = near[0][1] if near else None
     pose = assess(gray, face, config.die_pixels, config.pose, nadir=nadir,
                   field_pixels=field_pixels, camera_height=camera_height,
                   source_die=math.sqrt(box[2] * box[3]) * scale,
-                  supported=lean is not None, lean=lean)
+                  supported=lean is not None, lean=lean,
+                  leans=[d for e, d in near[1:] if e <= config.pose.support.second_reach])
     on = False
     if checker_mask is not None:
         if face.value == 1 and (
