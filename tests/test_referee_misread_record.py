@@ -8,7 +8,9 @@ differed from the record exactly as it had when the throw lay on it, and the
 referee called ``off/1`` (a borne-off checker put back).  Nothing moved: the
 throw was taken back, a ``dice`` warning, and the same player's next throw is
 their roll.  A play made on such a board is still judged with the throw's
-misreading taken out, and an illegal one is called.
+misreading taken out, and an illegal one is called; and the mover's checkers
+already gone forward when the throw was taken (a throw seen late) are a play begun,
+judged as such (28de820384cd seed 74), not a misreading.
 """
 
 import dataclasses
@@ -20,8 +22,19 @@ from controller.referee.machine import Referee, Stage
 from controller.referee.settings import RefereeSettings
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
-from tests.referee_streams import LIGHT, SEATINGS, Script, observe, run, shifted
+from tests.referee_streams import (
+    DARK,
+    LIGHT,
+    SEATINGS,
+    Script,
+    half_of,
+    observe,
+    run,
+    shifted,
+    throw,
+)
 from tests.test_referee_stacks import FIVE, _with_counts
+from tests.test_referee_vision_doubts import _to_roll
 
 CALLS = ("illegal_play", "reroll", "call_upheld")
 
@@ -85,3 +98,37 @@ def test_a_legal_play_after_the_misread_throw_is_not_taken_back(seating: Seating
     assert not _calls(events)
     plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
     assert plays == [("light", True, "3/off 2/off")]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("mode", ["strict", "players"])
+def test_a_play_begun_before_the_throw_was_seen_is_judged(seating: Seating, mode: str) -> None:
+    # Rendered 28de820384cd seed 74: the throw was taken late (the board before it read
+    # unclearly), with the mover's 8/2 already played; 8/2 alone with 6-2 leaves the 2
+    # unplayed.  The checker gone forward at the throw is a play, not a misreading.
+    script, dark = _to_roll(seating)
+    begun = shifted(dark, "8/2")
+    thrown = throw((6, 2), half_of(seating, DARK))
+    script.stable(begun, thrown)
+    script.stable(begun)
+    _, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays[-1] == ("dark", False, "8/2")
+    assert _calls(events) == ([("illegal_play", "dark")] if mode == "strict" else [])
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_checker_missing_at_the_throw_with_no_tray_in_view_is_no_play(
+        seating: Seating) -> None:
+    # Rendered 28de820384cd seed 105: no tray in view, a checker of a tall stack hidden
+    # from one board on (taken as borne off); a cocked 6-1 read flat was picked up with
+    # nothing moved and called "both dice could be played" on 1/off.
+    missing = shifted(FIVE, "1/off")
+    script = Script(seating, tray=False).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    script.throw(missing, LIGHT, (6, 1))
+    script.stable(missing)
+    referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    assert not _calls(events)
+    assert "without playing" in str(events[-1].data.get("detail"))
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT

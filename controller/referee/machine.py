@@ -1685,11 +1685,24 @@ class Referee:
     def _unmoved(self, observation: Observation, after: Position) -> bool:
         """Whether the board after the dice were picked up (``after``, read from
         ``observation``) shows nothing moved: it is the record's position, or is once
-        the differences read at the throw (``misread``) are taken out."""
+        the differences read at the throw (``misread``) are taken out and those are
+        differences no play makes: a checker back from the tray (fe67551d4c6d seed 27),
+        checkers appearing or vanishing as read (no tray in view, a checker of a tall
+        stack hidden: 28de820384cd seed 105), the opponent's moving.  The mover's
+        checkers only gone forward at the throw, every checker accounted for, are a
+        play begun before the throw was taken (28de820384cd seed 74: the throw taken
+        late, after a board read unclearly, with ``8/2`` already played; that play
+        left a die unplayed, and is judged)."""
         game = self.game
         if after.key == game.position.key:
             return True
-        if not self.misread or self.seating is None:
+        if not self.misread or self.seating is None or game.dice is None:
+            return False
+        kept = sum(light for _, light, _ in self.misread) == 0 and \
+            sum(dark for _, _, dark in self.misread) == 0
+        kinds = set(judge(game.position, after, *game.dice).kinds)
+        if kept and not kinds & {FaultKind.BACKWARDS, FaultKind.COUNT,
+                                 FaultKind.NOT_MOVERS_CHECKER, FaultKind.OPPONENT_CHANGED}:
             return False
         fixed = self._without_misread(observation)
         if fixed is None:
