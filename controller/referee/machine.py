@@ -101,6 +101,8 @@ from vision.observation import Counts, Die, Observation
 Session = Match | MoneySession
 PARKED: Final = 8
 """Places beside the field remembered as holding an idle die."""
+TRAY_PLACE: Final = 25
+"""The tray's place in ``Referee.misread`` (0-23 the physical points, 24 the bar)."""
 RESYNC_PLAYS: Final = 2
 """Plays judged leniently after a resync (one each): the board the position was taken
 from may have been misread, and each player's next play is judged against it."""
@@ -224,6 +226,15 @@ class Referee:
     (rendered 960b5e2b053c seed 7).  Empty with a perfect reader."""
     glimpsed: tuple[int, ...] = ()
     """ROLL: the values of a throw's dice that were seen when not both were readable."""
+    beside: tuple[Die, ...] = ()
+    """ROLL: a lone die that came to lie beside the field while the player on turn was
+    to throw, with no fresh die on the field (parked, as beside the field it is no
+    throw of its own): a die that bounced off the field, its partner on the field
+    missed by the camera.  ``beside_by`` is who was to throw; ``beside_gone`` that it
+    has left since.  The same player throwing again after it left, nothing moved,
+    shows that throw was void (:meth:`_rethrow_after_off_field`)."""
+    beside_by: Player | None = None
+    beside_gone: bool = False
     call: CallWindow | None = None
     undo_point: Snapshot | None = None
     """The session just before the last play was recorded (dice out), for the operator's undo."""
@@ -348,7 +359,10 @@ class Referee:
         state, seen = state._park(seen)
         if self.stage is Stage.ROLL:
             state._off_field_pair(parked, out)
+            state = state._note_beside(parked, seen, observation)
         after = state._dispatch_board(observation, seen, out)
+        if after.beside and (after.stage is not Stage.ROLL or after.game.turn != after.beside_by):
+            after = replace(after, beside=(), beside_by=None, beside_gone=False)
         if after.stage in (Stage.OPENING, Stage.ROLL) and \
                 state.stage in (Stage.OPENING, Stage.ROLL):
             # Still waiting for a throw: remember what lies on the field now.
@@ -418,6 +432,52 @@ class Referee:
         if len(new) >= 2 and len(self.parked) > len(before):
             out.warn("dice", f"{len(new)} dice off the field: a throw that lands off the "
                      "field is void, throw again onto it")
+
+    def _note_beside(self, before: tuple[Die, ...], on_field: tuple[Die, ...],
+                     observation: Observation) -> "Referee":
+        """ROLL: remember a lone die newly beside the field with no fresh die on it (see
+        ``beside``), and notice when it has left."""
+        tolerance = self.settings.die_tolerance
+        if self.beside:
+            lying = any(d.side is None and _same_place(d, self.beside[0], tolerance)
+                        for d in observation.dice)
+            return self if lying != self.beside_gone else replace(self, beside_gone=not lying)
+        new = [d for d in self.parked if not any(_same_place(d, b, tolerance) for b in before)]
+        if len(new) != 1 or on_field or \
+                self.game.phase is not Phase.ROLL or self.doubt is not None:
+            return self
+        return replace(self, beside=(new[0],), beside_by=self.game.turn, beside_gone=False)
+
+    def _rethrow_after_off_field(self, player: Player, seen: tuple[Die, ...],
+                                 observation: Observation | None,
+                                 out: "_Out") -> "Referee":
+        """ROLL: a lone die came to lie beside the field while ``player`` was to throw
+        (``beside``), none on the field with it that the camera saw, and left again;
+        now ``player`` throws again into their half with the checkers as they were.
+
+        The throw is thrown again, so it was void, and the die beside the field
+        was part of it: its partner on the field was missed (rendered 28de820384cd
+        seeds 28 and 44: a die bounced onto the rail, the one on the field not read).
+        ``reroll`` (``off_field``) for it, before the rethrow is judged.  A pair of
+        dice beside the field stays a warning (the idle pair laid aside), and a die
+        still lying beside the field is no part of a new throw."""
+        if not self.beside or not self.beside_gone or player != self.beside_by or \
+                observation is None or not seen or self.seating is None:
+            return self
+        half = thrower_half(self.seat(player))
+        if any(d.side != half for d in seen):
+            return self
+        try:
+            board = position_of(read_board(observation), self.seating, player)
+        except BoardReadError:
+            return self
+        if board.key != self.game.position.key:
+            return self
+        lone = self.beside[0]
+        fault = VoidThrow("off_field", lone, f"{describe_die(lone)} was off the field (the "
+                                             "other die was not seen); thrown again")
+        state = replace(self, beside=(), beside_by=None, beside_gone=False)
+        return replace(state._void(fault, player, (), out), void_by=None)
 
     def _forget_picked_up(self, observation: Observation) -> "Referee":
         """Ignored dice stop being ignored once every one of them has left the board."""
@@ -1035,6 +1095,9 @@ class Referee:
         judged again on the next clear board: the die itself (or its shadow) may be
         what was counted as a checker.
         """
+        voided = self._rethrow_after_off_field(player, seen, observation, out)
+        if voided is not self:
+            return voided._throw(player, seen, out, observation)
         half = thrower_half(self.seat(player))
         if len(seen) > 2:
             # More dice than a throw: those that lay there before it were not thrown.
@@ -1247,6 +1310,14 @@ class Referee:
                          "a die read with pips missed?", dice=list(roll))
         state = replace(self, session=session, rereads=())
         return state, judge_play(game.position, reading, self.seating, roll)
+
+    def _small_misread(self) -> bool:
+        """Whether the board the throw lay on differed from the record, on the board (the
+        tray aside), by no more than ``Plausibility.misread_within`` checkers: a checker
+        missed, counted twice or read borne off rather than a play the camera missed."""
+        moved = sum(abs(light) + abs(dark) for place, light, dark in self.misread
+                    if place != TRAY_PLACE)
+        return 0 < moved <= PLAUSIBLE.misread_within
 
     def _misread_legal(self, observation: Observation) -> PlayJudgement | None:
         """The legal judgement of the board with the throw's misreadings taken out, if it
@@ -1543,6 +1614,8 @@ class Referee:
             judgement = PlayJudgement("unclear", self._lenient(observation), "")
         else:
             judgement = judge_play(game.position, reading, self.seating, game.dice)
+            fixed = self._misread_legal(observation) \
+                if judgement.kind == "unclear" and self._small_misread() else None
             if judgement.kind == "illegal" and self._tray_went_back(observation):
                 # A checker seen borne off during the play is read back on the board
                 # once the dice are up: checkers do not leave the tray, the reading is
@@ -1564,6 +1637,18 @@ class Referee:
                 if doubt:
                     judgement = PlayJudgement("unclear", judgement.after, judgement.move,
                                               (doubt,))
+            if fixed is not None:
+                # No rule can judge the board (a checker of the opponent's moved, a
+                # colour's total not fifteen), but it differs from the record only where
+                # it already did when the throw lay there (a checker the record has and
+                # the camera does not see, before and after the play), and is a legal
+                # play without those differences: that play, now.  Waiting for the
+                # opponent's throw took it as the same play a second later (rendered
+                # 28de820384cd seed 76: a play left standing with a checker misread, and
+                # every play after it waited for the next throw).  Never a call.
+                out.warn("look", "the board differs from the record where it did at the "
+                                 f"throw: taken as {fixed.move or 'no move'}", move=fixed.move)
+                judgement = fixed
             if judgement.kind == "unclear":
                 out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
                          move=judgement.move)
