@@ -111,3 +111,53 @@ def test_a_rendered_two_with_one_pip_found_is_not_read_as_a_one() -> None:
     assert read[0] == [4]
     assert read[1] in ([2], [None])
     assert len(dice) == 2
+
+
+def swapped_read(seed: int, k: int) -> tuple[list[int], list[list[int | None]]]:
+    """Scene ``seed`` with each die showing (v - 1 + k) mod 6 + 1 (the same placements,
+    poses and lighting): the values shown, and those read within 15 pixels of each from
+    a 2x still (the checker mask drawn from the truth)."""
+    scene = random_scene(np.random.default_rng(seed))
+    scene = replace(scene, dice=tuple(replace(d, value=(d.value - 1 + k) % 6 + 1)
+                                      for d in scene.dice))
+    frame, truth = render(scene)
+    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
+    assert truth.observation.corners is not None
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for checker in truth.checkers:
+        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
+    dice = read_board_dice(frame, FieldMap.from_corners(truth.observation.corners),
+                           scene.profile, hires=big, scale=2.0, checker_mask=mask)
+    return ([d.value or 0 for d in truth.observation.dice],
+            [[d.value for d in dice if math.dist(d.center, t.center) <= 15.0]
+             for t in truth.observation.dice])
+
+
+def test_two_adjacent_pips_of_a_four_are_not_read_as_a_two() -> None:
+    # a red four on a black point: two of its pips' rings cross into the point and only
+    # the stricter threshold finds them; the other two, an edge, made a tight "two"
+    shown, read = swapped_read(25_000_214, 2)
+    assert shown == [6, 4]
+    assert read[1] == [4]
+
+
+def test_a_column_of_a_cocked_six_is_not_read_as_a_three() -> None:
+    shown, read = swapped_read(25_000_070, 4)
+    assert shown[1] == 6
+    assert read[1] == [6]
+
+
+def test_a_tight_two_takes_a_bigger_face_holding_its_pips() -> None:
+    from vision.dice.board import _grown, _tight
+
+    two = layout_face([pip(64.0, 57.0, 78.0), pip(79.0, 65.0, 79.0)], "light",
+                      BOARD.detect.faces)
+    four = layout_face([pip(64.0, 57.0, 78.0), pip(79.0, 65.0, 79.0), pip(71.0, 81.0, 74.0),
+                        pip(56.0, 72.0, 80.0)], "light", BOARD.detect.faces)
+    other = layout_face([pip(20.0, 20.0, 78.0), pip(35.0, 28.0, 79.0), pip(27.0, 44.0, 74.0),
+                         pip(12.0, 35.0, 80.0)], "light", BOARD.detect.faces)
+    assert two is not None and four is not None and other is not None
+    assert _tight(two, BOARD)
+    assert not _tight(two, replace(BOARD, tight_face=None))
+    assert _grown(two, [other, four]).value == 4
+    assert _grown(two, [other]) is two

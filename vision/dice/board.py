@@ -111,6 +111,17 @@ class BoardDiceConfig:
     16 mm die read from a 2x still, blurred, measured 14.8 pixels and was lost (renders,
     tune seed 24).  Only then: kept in every reading, the blurred outlines of a big
     four's pips, 14-15 pixels, made its die 1.6 times too big (tune seed 21)."""
+    tight_face: float | None = 0.8
+    """A two or three whose pip spacing makes its die less than this many configured die
+    edges (``die_per_spacing`` times the spacing) has its window read again with the
+    second threshold, and a face found there that holds all its pips and more is taken
+    instead; None for never.  Pips next to each other are a row or an edge of a bigger
+    face, closer than a two's or three's diagonal: a six's column taken for a three, or
+    two adjacent pips of a four taken for a two (renders, a four on a black point: its
+    other two pips' rings crossed into the point, and only the stricter threshold found
+    them), make a die 0.57-0.71 times its size; flat twos and threes read right made
+    0.68-1.2 (12-17 mm dice).  Only for such faces: read every time the second threshold
+    cost cocked dice (``split_offset``)."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -292,6 +303,10 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
     detect = replace(config.detect, polarities=tuple(
         p for p in config.detect.polarities if p in window.polarities))
     faces = find_dice(gray, detect, local_nadir, config.die_pixels)
+    if faces and config.split_offset is not None and any(_tight(f, config) for f in faces):
+        again = find_dice(gray, replace(detect, pips=replace(
+            detect.pips, split_offset=config.split_offset)), local_nadir, config.die_pixels)
+        faces = [_grown(f, again) if _tight(f, config) else f for f in faces]
     if not faces and config.split_offset is not None:
         pips = replace(detect.pips, split_offset=config.split_offset)
         if config.retry_max_pip is not None and config.retry_max_pip > pips.max_diameter:
@@ -300,6 +315,26 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
         detect = replace(detect, pips=pips)
         faces = find_dice(gray, detect, local_nadir, config.die_pixels)
     return WindowRead(gray, origin, local_nadir, detect, faces)
+
+
+def _tight(face: Face, config: BoardDiceConfig) -> bool:
+    """A two or three whose pips lie too close for a die of the configured size
+    (``tight_face``)."""
+    return (config.tight_face is not None and face.value in (2, 3)
+            and config.detect.faces.die_per_spacing * face.spacing
+            < config.tight_face * config.die_pixels)
+
+
+def _grown(face: Face, others: list[Face]) -> Face:
+    """The face of ``others`` with the most pips that holds every pip of ``face`` and
+    more, else ``face``."""
+    best = face
+    for other in others:
+        if other.value > best.value and all(
+                any(math.dist(p.x_y, q.x_y) < 0.5 * max(p.diameter, q.diameter)
+                    for q in other.pips) for p in face.pips):
+            best = other
+    return best
 
 
 def _window_image(source: Image, source_map: FieldMap, window: Window,
