@@ -101,8 +101,6 @@ from vision.observation import Counts, Die, Observation
 Session = Match | MoneySession
 PARKED: Final = 8
 """Places beside the field remembered as holding an idle die."""
-TRAY_PLACE: Final = 25
-"""The tray's place in ``Referee.misread`` (0-23 the physical points, 24 the bar)."""
 RESYNC_PLAYS: Final = 2
 """Plays judged leniently after a resync (one each): the board the position was taken
 from may have been misread, and each player's next play is judged against it."""
@@ -354,7 +352,7 @@ class Referee:
         state = self._forget_picked_up(observation)
         seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
         seen = tuple(d for d in seen if d.side is None or not any(
-            _same_place(d, f, self.settings.die_tolerance) for f in state.fixtures))
+            _the_fixture(d, f, self.settings.die_tolerance) for f in state.fixtures))
         parked = state.parked
         state, seen = state._park(seen)
         if self.stage is Stage.ROLL:
@@ -1311,13 +1309,22 @@ class Referee:
         state = replace(self, session=session, rereads=())
         return state, judge_play(game.position, reading, self.seating, roll)
 
-    def _small_misread(self) -> bool:
-        """Whether the board the throw lay on differed from the record, on the board (the
-        tray aside), by no more than ``Plausibility.misread_within`` checkers: a checker
-        missed, counted twice or read borne off rather than a play the camera missed."""
-        moved = sum(abs(light) + abs(dark) for place, light, dark in self.misread
-                    if place != TRAY_PLACE)
-        return 0 < moved <= PLAUSIBLE.misread_within
+    def _misread_nearest(self, observation: Observation,
+                         judgement: PlayJudgement) -> PlayJudgement | None:
+        """The legal play an unjudgeable board is, when the opponent's throw would take it
+        as that play anyway (``nearest_legal``: the one legal play a checker away) and
+        the board without the differences its throw's board already had from the record
+        (``misread``) is that same legal play."""
+        game = self.game
+        if not self.misread or game.dice is None:
+            return None
+        nearest = nearest_legal(game.position, judgement.after, game.dice)
+        if nearest is None or nearest.after is None:
+            return None
+        fixed = self._misread_legal(observation)
+        if fixed is None or fixed.after is None or fixed.after.key != nearest.after.key:
+            return None
+        return nearest
 
     def _misread_legal(self, observation: Observation) -> PlayJudgement | None:
         """The legal judgement of the board with the throw's misreadings taken out, if it
@@ -1614,8 +1621,8 @@ class Referee:
             judgement = PlayJudgement("unclear", self._lenient(observation), "")
         else:
             judgement = judge_play(game.position, reading, self.seating, game.dice)
-            fixed = self._misread_legal(observation) \
-                if judgement.kind == "unclear" and self._small_misread() else None
+            fixed = self._misread_nearest(observation, judgement) \
+                if judgement.kind == "unclear" else None
             if judgement.kind == "illegal" and self._tray_went_back(observation):
                 # A checker seen borne off during the play is read back on the board
                 # once the dice are up: checkers do not leave the tray, the reading is
@@ -1642,10 +1649,12 @@ class Referee:
                 # colour's total not fifteen), but it differs from the record only where
                 # it already did when the throw lay there (a checker the record has and
                 # the camera does not see, before and after the play), and is a legal
-                # play without those differences: that play, now.  Waiting for the
-                # opponent's throw took it as the same play a second later (rendered
-                # 28de820384cd seed 76: a play left standing with a checker misread, and
-                # every play after it waited for the next throw).  Never a call.
+                # play without those differences, the one the opponent's throw would
+                # take it for (a checker away): that play, now, not a second later at
+                # the throw (rendered 28de820384cd seed 76: a play left standing with a
+                # checker misread, and every play after it waited for the next throw).
+                # Two checkers or more away from it are not taken at the throw either
+                # (seed 102: the opponent's play unseen; the throw resyncs).
                 out.warn("look", "the board differs from the record where it did at the "
                                  f"throw: taken as {fixed.move or 'no move'}", move=fixed.move)
                 judgement = fixed
@@ -1988,6 +1997,18 @@ def _with_off_field(observation: Observation) -> Observation:
         return observation
     beside = tuple(replace(d, side=None) for d in observation.dice_off_field)
     return replace(observation, dice=(*observation.dice, *beside), dice_off_field=())
+
+
+def _the_fixture(die: Die, fixture: Die, tolerance: float) -> bool:
+    """Whether ``die`` is ``fixture`` seen again: in its place (its pips may read
+    otherwise), or, read in another pose (flat or cocked, on a checker or not), no
+    farther than ``tolerance``: a fresh die landing beside a mark (rendered 28de820384cd
+    seed 118: a flat 5 23 px from a mark read as a cocked 2 on a checker, twice a roll
+    inferred 3-4 s later as one die seen) is no mark."""
+    if (die.flat, die.on_checker) == (fixture.flat, fixture.on_checker):
+        return _same_place(die, fixture, tolerance)
+    return math.hypot(die.center[0] - fixture.center[0],
+                      die.center[1] - fixture.center[1]) <= tolerance
 
 
 def _same_place(a: Die, b: Die, tolerance: float) -> bool:

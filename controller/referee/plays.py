@@ -127,19 +127,6 @@ class Plausibility:
     as a split throw).  Two: one checker off is the commonest misreading of a board
     that is where the record has it, and a void throw on it is still called."""
 
-    misread_within: int = 1
-    """Checkers on the board (the tray aside), at most, by which the board a throw lay
-    on may differ from the record for the difference to be taken as a misreading of the
-    record's board: a play that no rule can judge (an opponent's checker moved) but
-    that is a legal play once that same difference is taken out is recorded at the
-    pick-up instead of at the opponent's throw (rendered 28de820384cd seed 76: a
-    checker of a play left standing misread, and every later play waited 1-1.5 s for
-    the next throw).  One: what the lenient look at the next throw allows too (a board
-    one checker off a legal play); two checkers moved are more likely a play the camera
-    did not follow (seed 102: the opponent's play unseen, then a resync at their throw
-    put the record right; taken as a misreading, the record stayed a play behind and a
-    ``bar`` mistake later went uncalled)."""
-
 
 PLAUSIBLE: Final = Plausibility()
 
