@@ -161,3 +161,27 @@ def test_a_tight_two_takes_a_bigger_face_holding_its_pips() -> None:
     assert not _tight(two, replace(BOARD, tight_face=None))
     assert _grown(two, [other, four]).value == 4
     assert _grown(two, [other]) is two
+
+
+def test_a_two_of_unlike_pips_is_unsure() -> None:
+    from vision.dice.detect import _unlike_two
+
+    def slanted(x: float, y: float, size: float, ratio: float) -> Pip:
+        return Pip(x, y, size, size, size * ratio, 0.0, 100.0, 200.0, 0.9)
+
+    # a cocked one's big pip and a smaller, slanter pip of its side face
+    unlike = layout_face([slanted(57.0, 71.0, 10.4, 0.78), slanted(81.0, 71.0, 6.9, 0.55)],
+                         "light", BOARD.detect.faces)
+    alike = layout_face([slanted(57.0, 71.0, 8.0, 0.93), slanted(76.0, 88.0, 7.4, 0.9)],
+                        "light", BOARD.detect.faces)
+    assert unlike is not None and alike is not None
+    assert _unlike_two(unlike, BOARD.detect)
+    assert not _unlike_two(alike, BOARD.detect)
+    assert not _unlike_two(unlike, DetectConfig())  # the photo reader: never
+
+
+def test_a_rendered_cocked_one_linked_with_its_side_is_not_read_as_a_two() -> None:
+    shown, read = swapped_read(25_000_063, 2)
+    assert shown == [5, 1]
+    assert read[0] == [5]
+    assert read[1] in ([1], [None])

@@ -57,13 +57,14 @@ def _board_detect() -> DetectConfig:
     ``round_enough``): blur and noise give a flat die's small pips 0.7-1.0.  A face of
     four pips or more does not count marks reaching into its stray-mark disc from
     outside (``rim_strays_from``).  A one whose pip is not amid an even face 0.4 die edges
-    around (a two's pip, its other one lost) is reported unread (``one_surround``)."""
+    around (a two's pip, its other one lost) is reported unread (``one_surround``), and so
+    is a two whose pips differ in both size and slant (``unlike_two_size``)."""
     return DetectConfig(pips=PipConfig(min_diameter=3.5, max_diameter=13.5),
                         faces=FaceConfig(layout_tolerance=0.12, away_weight=0.2,
                                          link_distance=6.0, max_contrast_ratio=1.6,
                                          round_enough=0.7, side_contrast=0.5),
                         lone_min_ratio=0.75, lone_min_roundness=0.72, rim_strays_from=4,
-                        one_surround=0.4)
+                        one_surround=0.4, unlike_two_size=1.35)
 
 
 @dataclass(frozen=True, slots=True)
