@@ -7,53 +7,24 @@ rethrow is judged (rendered 28de820384cd seeds 28 and 44).  A die still lying be
 the field, a pair of dice beside it, checkers moved or the other player throwing are
 no such evidence.  Every test runs in all four seatings."""
 
-from dataclasses import replace
 
 import pytest
 
 from controller.referee.machine import Referee, Stage
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
-from controller.rules.position import Position
 from tests.referee_streams import (
     DARK,
     LIGHT,
     SEATINGS,
-    Script,
     colour,
     die,
     half_of,
     names,
-    observe,
     run,
 )
+from tests.test_referee_off_field import RAIL_BOTTOM, RAIL_TOP, _show, _to_roll
 from vision.observation import Die
-
-RAIL_TOP = Die(2, (620.0, 20.0))
-"""A die on the top rail, just past the field's edge (the field is y 50-650 here)."""
-RAIL_BOTTOM = Die(5, (300.0, 680.0))
-
-
-def _show(script: Script, position: Position, dice: tuple[Die, ...] = (),
-          off: tuple[Die, ...] = ()) -> None:
-    """A stable state with dice on the field and dice off it."""
-    script.observation(replace(observe(position, script.seating, dice, tray=script.tray),
-                               dice_off_field=off))
-
-
-def _to_roll(seating: Seating) -> tuple[Script, Position]:
-    """Light opens 5-2 with 13/8 13/11; dark is to roll."""
-    script = Script(seating)
-    start = Position.initial()
-    _show(script, start)
-    values = {LIGHT: 5, DARK: 2}
-    dice = (die(values[seating.bottom], "right", 0), die(values[seating.top], "left", 1))
-    _show(script, start, dice)
-    position = start.with_turn(LIGHT)
-    after = position.result_of(parse_play(position, "13/8 13/11", 5, 2))
-    _show(script, after, dice)
-    _show(script, after)  # the dice picked up
-    return script, after
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
