@@ -22,6 +22,7 @@ from controller.referee.machine import Referee, Stage
 from controller.referee.settings import RefereeSettings
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
+from controller.rules.position import Position
 from tests.referee_streams import (
     DARK,
     LIGHT,
@@ -132,3 +133,42 @@ def test_a_checker_missing_at_the_throw_with_no_tray_in_view_is_no_play(
     assert not _calls(events)
     assert "without playing" in str(events[-1].data.get("detail"))
     assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_in_players_mode_a_play_legal_from_the_board_the_throw_lay_on_is_recorded(
+        seating: Seating) -> None:
+    # Rendered fe67551d4c6d seeds 4, 12 and 38 (players mode): a misread play stood, so
+    # the record took the board as read; the board read right again, the next legal
+    # play looked illegal against the record and was left open to a call.  Here the
+    # record has light's checker on the 24-point, the board (at the throw and after)
+    # on the 23-point, and light plays 13/7 8/7 with 6-1.
+    record = Position.initial().with_turn(LIGHT)
+    board = shifted(record, "24/23").with_turn(LIGHT)
+    after = shifted(board, "13/7 8/7")
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=record.position_id(), turn="light")
+    script.throw(board, LIGHT, (6, 1))
+    script.stable(after)
+    referee, events = run(Referee.new(RefereeSettings(mode="players")), script.inputs)
+    assert not _calls(events)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays == [("light", True, "13/7 8/7")]
+    assert referee.call is None and referee.stage is Stage.ROLL
+    assert referee.game.position.key == after.with_turn(DARK).key
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_in_players_mode_an_illegal_play_from_the_board_the_throw_lay_on_is_open_to_a_call(
+        seating: Seating) -> None:
+    record = Position.initial().with_turn(LIGHT)
+    board = shifted(record, "24/23").with_turn(LIGHT)
+    after = shifted(board, "13/6 8/7")  # a pip too far with the 6
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=record.position_id(), turn="light")
+    script.throw(board, LIGHT, (6, 1))
+    script.stable(after)
+    referee, events = run(Referee.new(RefereeSettings(mode="players")), script.inputs)
+    plays = [(e.player, e.data["legal"]) for e in events if e.event == "play"]
+    assert plays == [("light", False)]
+    assert referee.call is not None

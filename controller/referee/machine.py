@@ -93,6 +93,7 @@ from controller.rules.errors import RulesError
 from controller.rules.faults import FaultKind
 from controller.rules.judge import judge
 from controller.rules.nearest import board_distance
+from controller.rules.physical import Counts as PhysicalCounts
 from controller.rules.physical import Seating, SetUpError, recognise_start, to_physical
 from controller.rules.player import Player
 from controller.rules.position import Position
@@ -1715,6 +1716,13 @@ class Referee:
             if stage is Stage.OPENING:
                 return state._opening(observation, fresh, out)
             return state._roll(observation, fresh, out)
+        if judgement.kind == "illegal" and not self.resynced and reading is not None and \
+                self.settings.mode == "players" and self.misread and \
+                judgement.after is not None and judgement.after.winner() is None:
+            rebased = state._from_throw_board(reading, out)
+            if rebased is not None:
+                state = rebased
+                judgement = PlayJudgement("legal", None, "")
         if judgement.kind == "illegal" and self.resynced and judgement.after is not None:
             # Judged from a board taken as it stood: it may have caught this play
             # half-way.  A look, and the game goes on from the board as it is now.
@@ -1728,7 +1736,8 @@ class Referee:
                             rereads=(), before_roll=None, resynced=self.resynced - 1,
                             parted=None)
         elif judgement.kind == "legal":
-            state = state._record_play(judgement, out)
+            if judgement.play is not None:  # else recorded from the throw's board
+                state = state._record_play(judgement, out)
         elif self.settings.mode == "strict" or (
                 judgement.after is not None and judgement.after.winner() is not None):
             # A game does not end on an illegal play nobody has had the chance to call.
@@ -1775,6 +1784,46 @@ class Referee:
                  dice=list(roll))
         state = replace(self, session=before.apply(Roll(game.turn, roll)), rereads=())
         return state, judge_play(game.position, reading, self.seating, roll)
+
+    def _from_throw_board(self, reading: BoardReading, out: "_Out") -> "Referee | None":
+        """*Players* mode: an illegal-looking play that is a legal play from the board the
+        throw lay on, which differed from the record (``misread``): the record is out of
+        step (a misread play stood: the record took the board as read, and the board is
+        read right again), so the play is recorded from that board (a ``look`` warning
+        and a divergence), never left open to a call.  None when it is not legal from
+        there (or that board cannot be read)."""
+        game = self.game
+        if self.seating is None or game.dice is None or not reading.off_seen:
+            return None
+        record = to_physical(game.position, self.seating, LIGHT)
+        points = list(record.points)
+        bar, off = record.bar, record.off
+        for place, light, dark in self.misread:
+            if place < len(points):
+                points[place] = PhysicalCounts(points[place].light + light,
+                                               points[place].dark + dark)
+            elif place == len(points):
+                bar = PhysicalCounts(bar.light + light, bar.dark + dark)
+            else:
+                off = PhysicalCounts(off.light + light, off.dark + dark)
+        if min(min(c.light, c.dark) for c in (*points, bar, off)) < 0:
+            return None
+        thrown = BoardReading(replace(reading.board, points=tuple(points), bar=bar, off=off),
+                              True)
+        try:
+            start = position_of(thrown, self.seating, game.turn)
+        except BoardReadError:
+            return None
+        judged = judge_play(start, reading, self.seating, game.dice)
+        if judged.kind != "legal" or judged.play is None:
+            return None
+        out.warn("look", f"{colour_name(game.turn)}'s play is legal from the board the throw "
+                         "lay on, which the record had otherwise: the record follows the "
+                         "board", move=judged.move, resync=True)
+        state = self._diverge(start, "the camera's record parted from the board; the game "
+                                     "went on from the board the throw lay on")
+        state = replace(state, session=state.session.apply(Roll(game.turn, game.dice)))
+        return state._record_play(judged, out)
 
     def _unmoved(self, observation: Observation, after: Position) -> bool:
         """Whether the board after the dice were picked up (``after``, read from
