@@ -179,21 +179,12 @@ def _off_centre(gray: Gray, face: Face, config: DetectConfig,
     if config.one_surround is None or die_pixels is None:
         return False
     pip = face.pips[0]
-    reach = config.one_surround * die_pixels
-    h, w = gray.shape
-    cx, cy = face.center
-    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
-    x1, y1 = min(w, math.ceil(cx + reach) + 1), min(h, math.ceil(cy + reach) + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    around = _disc_around(gray, face, config.one_surround * die_pixels)
+    if around is None:
         return False
-    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    patch, inside, _ = around
     if face.polarity == "light":  # pip values were measured on the inverted image
         patch = 255.0 - patch
-    disc = np.zeros(patch.shape, np.uint8)
-    cv2.circle(disc, (round(cx - x0), round(cy - y0)), round(reach), 255, -1)
-    axes = (pip.minor * 1.5 + 2.0, pip.major * 1.5 + 2.0)
-    cv2.ellipse(disc, ((pip.x - x0, pip.y - y0), axes, pip.angle), 0, -1)
-    inside = disc > 0
     area = int(np.count_nonzero(inside))
     if area == 0:
         return False
@@ -259,34 +250,47 @@ def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig(),
     if die_pixels is not None and face.value >= 2:
         size = min(die_pixels, face.die_size)
     reach = max(config.clean_reach * size, spread)
-    h, w = gray.shape
-    cx, cy = face.center
-    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
-    x1, y1 = min(w, math.ceil(cx + reach) + 1), min(h, math.ceil(cy + reach) + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
+    around = _disc_around(gray, face, reach)
+    if around is None:
         return False
-    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    patch, inside, centre = around
     level = statistics.median([p.face for p in face.pips])
     contrast = statistics.median([p.contrast for p in face.pips])
     if face.polarity == "dark":
         marked = patch < level - contrast / 2.0
     else:  # pip values were measured on the inverted image
         marked = patch > (255.0 - level) + contrast / 2.0
-    inside = np.zeros(patch.shape, np.uint8)
-    cv2.circle(inside, (round(cx - x0), round(cy - y0)), round(reach), 255, -1)
-    for pip in face.pips:
-        # the first axis lies along the pip's angle, its short axis
-        axes = (pip.minor * 1.5 + 2.0, pip.major * 1.5 + 2.0)
-        cv2.ellipse(inside, ((pip.x - x0, pip.y - y0), axes, pip.angle), 0, -1)
     area = int(np.count_nonzero(inside))
     if area == 0:
         return True
-    strays = (marked & (inside > 0)).astype(np.uint8)
+    strays = (marked & inside).astype(np.uint8)
     if config.rim_strays_from is not None and face.value >= config.rim_strays_from:
         pips = max(math.dist(face.center, p.x_y) for p in face.pips)
-        _drop_from_rim(strays, (cx - x0, cy - y0), round(reach), pips)
+        _drop_from_rim(strays, centre, round(reach), pips)
     stray = int(np.count_nonzero(strays))
     return stray <= config.max_stray * area
+
+
+def _disc_around(gray: Gray, face: Face, reach: float
+                 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], Pixel] | None:
+    """The grey levels around ``face`` within ``reach`` of its centre, the disc of that
+    radius with the face's pips (and a ring of blur around each) left out, and the
+    centre in the patch; None where the image leaves too little of it.  Both tests of
+    a face's surround (a clean face, a one amid an even face) look at this disc."""
+    h, w = gray.shape
+    cx, cy = face.center
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(w, math.ceil(cx + reach) + 1), min(h, math.ceil(cy + reach) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    disc = np.zeros(patch.shape, np.uint8)
+    cv2.circle(disc, (round(cx - x0), round(cy - y0)), round(reach), 255, -1)
+    for pip in face.pips:
+        # the first axis lies along the pip's angle, its short axis
+        axes = (pip.minor * 1.5 + 2.0, pip.major * 1.5 + 2.0)
+        cv2.ellipse(disc, ((pip.x - x0, pip.y - y0), axes, pip.angle), 0, -1)
+    return patch, disc > 0, (cx - x0, cy - y0)
 
 
 def _drop_from_rim(strays: npt.NDArray[np.uint8], centre: Pixel, radius: int,
