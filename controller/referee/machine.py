@@ -1149,21 +1149,15 @@ class Referee:
     def _without_misread(self, observation: Observation) -> Observation | None:
         """``observation`` with the differences read at the throw taken out (None when
         that leaves a place with fewer than no checkers)."""
-        points = list(observation.points)
-        bar, off = observation.bar, observation.off
-        for place, light, dark in self.misread:
-            held = points[place] if place < len(points) else bar if place == len(points) \
-                else off
-            if held is None or held.light < light or held.dark < dark:
-                return None
-            fixed = Counts(held.light - light, held.dark - dark)
-            if place < len(points):
-                points[place] = fixed
-            elif place == len(points):
-                bar = fixed
-            else:
-                off = fixed
-        return replace(observation, points=tuple(points), bar=bar, off=off)
+        places = _shifted((*observation.points, observation.bar, observation.off),
+                          self.misread, -1)
+        if places is None:
+            return None
+        points = tuple(Counts(*c) for c in places[:-2] if c is not None)
+        bar, off = places[-2], places[-1]
+        assert bar is not None
+        return replace(observation, points=points, bar=Counts(*bar),
+                       off=None if off is None else Counts(*off))
 
     def _misread_doubt(self, observation: Observation, judgement: PlayJudgement) -> str:
         """Why an illegal-looking board may be a misreading of a legal play ('' if not):
@@ -1796,20 +1790,12 @@ class Referee:
         if self.seating is None or game.dice is None or not reading.off_seen:
             return None
         record = to_physical(game.position, self.seating, LIGHT)
-        points = list(record.points)
-        bar, off = record.bar, record.off
-        for place, light, dark in self.misread:
-            if place < len(points):
-                points[place] = PhysicalCounts(points[place].light + light,
-                                               points[place].dark + dark)
-            elif place == len(points):
-                bar = PhysicalCounts(bar.light + light, bar.dark + dark)
-            else:
-                off = PhysicalCounts(off.light + light, off.dark + dark)
-        if min(min(c.light, c.dark) for c in (*points, bar, off)) < 0:
+        places = _shifted((*record.points, record.bar, record.off), self.misread, 1)
+        if places is None:
             return None
-        thrown = BoardReading(replace(reading.board, points=tuple(points), bar=bar, off=off),
-                              True)
+        counts = tuple(PhysicalCounts(*c) for c in places if c is not None)
+        thrown = BoardReading(replace(reading.board, points=counts[:-2], bar=counts[-2],
+                                      off=counts[-1]), True)
         try:
             start = position_of(thrown, self.seating, game.turn)
         except BoardReadError:
@@ -2058,6 +2044,26 @@ def _the_fixture(die: Die, fixture: Die, tolerance: float) -> bool:
         return _same_place(die, fixture, tolerance)
     return math.hypot(die.center[0] - fixture.center[0],
                       die.center[1] - fixture.center[1]) <= tolerance
+
+
+def _shifted(places: tuple[Counts | PhysicalCounts | None, ...],
+             differences: tuple[tuple[int, int, int], ...], sign: int
+             ) -> list[tuple[int, int] | None] | None:
+    """The counts of ``places`` (the 24 physical points, the bar, the tray: None when out
+    of view) as (light, dark), with ``differences`` (place, light, dark) added ``sign``
+    times; None when that leaves a place with fewer than no checkers or needs a tray out
+    of view."""
+    shifted: list[tuple[int, int] | None] = [None if c is None else (c.light, c.dark)
+                                             for c in places]
+    for place, light, dark in differences:
+        held = shifted[place]
+        if held is None:
+            return None
+        counts = (held[0] + sign * light, held[1] + sign * dark)
+        if min(counts) < 0:
+            return None
+        shifted[place] = counts
+    return shifted
 
 
 def _same_place(a: Die, b: Die, tolerance: float) -> bool:
