@@ -202,8 +202,7 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
         tray = None if reading is None else reading.counts
         start = time.thread_time()
         result = read_checkers(field, scene.profile,
-                               on_board=on_board if known_totals else None, off=tray,
-                               off_measured=reading is not None and reading.measured)
+                               on_board=on_board if known_totals else None, off=reading)
         times.append(time.thread_time() - start)
         read_totals = Counts(sum(p.light for p in result.points) + result.bar.light,
                              sum(p.dark for p in result.points) + result.bar.dark)

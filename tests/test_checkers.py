@@ -16,7 +16,7 @@ from vision.checkers.reader import CheckerConfig, read_checkers
 from vision.checkers.slots import SlotConfig
 from vision.checkers.stacks import Stack, StackConfig, StackFrame, read_stack
 from vision.checkers.totals import consistent_off, presumed_on_board
-from vision.checkers.tray import read_off
+from vision.checkers.tray import TrayConfig, TrayReading, read_off
 from vision.observation import Corners, Counts
 from vision.profile import TOURNAMENT, TrayProfile
 from vision.rectify import FieldMap
@@ -28,6 +28,11 @@ IMAGE_ONLY = CheckerConfig(count=CountConfig(presume_totals=False))
 FRAMES = ["frame0", "frame1", "test8", "test9", "frame3", "frame5"]
 """Labelled frames whose checkers are all in plain view (frame3 and frame5
 have a hand over the field, but not over any checker)."""
+
+
+def guessed(counts: Counts) -> TrayReading:
+    """A tray's counts as read by the guessed thickness (the stripes too faint)."""
+    return TrayReading(counts, measured=False, thickness=TrayConfig().thickness)
 
 
 def rectified(name: str) -> tuple[np.ndarray, dict[str, object]]:
@@ -240,25 +245,25 @@ def test_a_trays_fifteen_put_a_one_colour_frame_the_right_way_round() -> None:
     showing fifteen dark borne off says the board's checkers are light; a tray showing
     fifteen light (or none) leaves them dark."""
     board = _one_colour_board((170, 200, 215), (45, 40, 200), (30, 25, 140))
-    turned = read_checkers(board, TOURNAMENT, off=Counts(0, 15))
+    turned = read_checkers(board, TOURNAMENT, off=guessed(Counts(0, 15)))
     assert [turned.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
     assert all(p.light for p in turned.placed)
-    for off in (Counts(15, 0), None):
+    for off in (guessed(Counts(15, 0)), None):
         kept = read_checkers(board, TOURNAMENT, off=off)
         assert [kept.points[i] for i in (0, 3, 14)] == [Counts(0, 1)] * 3
     never = CheckerConfig(count=CountConfig(tray_tolerance=-1))
-    assert read_checkers(board, TOURNAMENT, off=Counts(0, 15), config=never).points[3] \
-        == Counts(0, 1)
+    assert read_checkers(board, TOURNAMENT, off=guessed(Counts(0, 15)),
+                         config=never).points[3] == Counts(0, 1)
 
 
 def test_a_tray_does_not_turn_plainly_white_checkers() -> None:
     """White checkers alone on the board with a tray read as fifteen light (a rimmed
     black set's light edges): the faces are plainly light, the tray's guess is not."""
     board = _one_colour_board((60, 110, 70), (232, 235, 235), (170, 175, 178))
-    kept = read_checkers(board, TOURNAMENT, off=Counts(15, 0))
+    kept = read_checkers(board, TOURNAMENT, off=guessed(Counts(15, 0)))
     assert [kept.points[i] for i in (0, 3, 14)] == [Counts(1, 0)] * 3
     loose = CheckerConfig(colours=ColourConfig(weak_guess=(0.0, 256.0)))
-    turned = read_checkers(board, TOURNAMENT, off=Counts(15, 0), config=loose)
+    turned = read_checkers(board, TOURNAMENT, off=guessed(Counts(15, 0)), config=loose)
     assert [turned.points[i] for i in (0, 3, 14)] == [Counts(0, 1)] * 3
 
 

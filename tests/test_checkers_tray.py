@@ -7,10 +7,11 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.test_checkers import guessed
 from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.totals import tray_range
-from vision.checkers.tray import TrayConfig, read_tray
+from vision.checkers.tray import TrayConfig, TrayReading, read_tray, read_tray_reading
 from vision.observation import Counts
 from vision.profile import TOURNAMENT, TrayProfile
 
@@ -82,9 +83,9 @@ def test_the_stacks_orient_a_trays_lone_block_before_it_settles_a_total() -> Non
     board = layered_board(stacks, shift=0.5)
     want = [(n, 0) if light else (0, n)
             for n, light in (stacks.get(i, (0, True)) for i in range(24))]
-    read = read_checkers(board, TOURNAMENT, off=Counts(4, 0))
+    read = read_checkers(board, TOURNAMENT, off=guessed(Counts(4, 0)))
     assert [(p.light, p.dark) for p in read.points] == want
-    as_read = read_checkers(board, TOURNAMENT, off=Counts(4, 0),
+    as_read = read_checkers(board, TOURNAMENT, off=guessed(Counts(4, 0)),
                             config=CheckerConfig(count=CountConfig(orient_tray=False)))
     assert [(p.light, p.dark) for p in as_read.points] != want
 
@@ -117,16 +118,19 @@ def test_a_tray_read_by_a_guessed_thickness_gives_a_range_of_totals() -> None:
                                    12: row, 14: row, 19: row})
     size = TOURNAMENT.rectified_size(WIDTH)
     radius = expected_radius(TOURNAMENT, WIDTH)
-    off = Counts(0, 4)
-
-    def dark(config: CountConfig, measured: bool = False) -> list[int]:
-        result = count_checkers(circles, light, TOURNAMENT, size, config, radius, off=off,
-                                off_measured=measured)
+    def dark(config: CountConfig, off: TrayReading) -> list[int]:
+        result = count_checkers(circles, light, TOURNAMENT, size, config, radius, off=off)
         return [result.points[i].dark for i in (0, 2)]
 
-    assert dark(CountConfig()) == [5, 5]
-    assert dark(CountConfig(tray_spread=None)) == [6, 5]
-    assert dark(CountConfig(), measured=True) == [6, 5]
+    by_guess = guessed(Counts(0, 4))
+    assert dark(CountConfig(), by_guess) == [5, 5]
+    assert dark(CountConfig(tray_spread=None), by_guess) == [6, 5]
+    assert dark(CountConfig(), TrayReading(Counts(0, 4), measured=True, thickness=0.2)) \
+        == [6, 5]
+    # The range is reckoned from the thickness the tray counted with: a block of four by a
+    # guess of 0.14 (the thinnest set) holds four at the least, and ten are too few.
+    assert dark(CountConfig(), TrayReading(Counts(0, 4), measured=False, thickness=0.14)) \
+        == [6, 5]
     assert tray_range(4, 0.2, (0.14, 0.27)) == (3, 6)
     assert tray_range(1, 0.2, (0.14, 0.27)) == (1, 2)
     assert tray_range(0, 0.2, (0.14, 0.27)) == (0, 0)
@@ -167,24 +171,16 @@ def test_an_empty_trays_ends_darkened_by_a_lamp_are_no_blocks() -> None:
     assert slabs.dark >= 6
 
 
-def test_a_side_hit_after_bearing_off_has_fifteen_less_the_trays() -> None:
-    """Light with fourteen on the board, thirteen of them home (among them a row of five
-    whose first checker stands a little out, as hands leave it) and one in the quarter
-    before, and one in the tray: it was hit after it began bearing off.  Presumed
-    fifteen, the row that stands out would be read as six; fifteen less the tray's one
-    leaves the rows as they are (CountConfig.tray_hit at 3: up to three away from home;
-    off by default, see its note)."""
-    row = [0.0, 1.0, 2.0, 3.0, 4.0]
-    home = {19: [0.06, 1.0, 2.0, 3.0, 4.0], 21: [0.0, 1.0, 2.0, 3.0],
-            22: [0.0, 1.0, 2.0, 3.0], 0: row, 2: row, 5: row}
-    size = TOURNAMENT.rectified_size(WIDTH)
-    radius = expected_radius(TOURNAMENT, WIDTH)
-
-    def light_counts(config: CountConfig) -> list[int]:
-        circles, light = _row_circles({12: [0.0], **home})
-        result = count_checkers(circles, light, TOURNAMENT, size, config, radius,
-                                off=Counts(1, 0))
-        return [result.points[i].light for i in (12, 19, 21, 22)]
-
-    assert light_counts(CountConfig(tray_hit=3)) == [1, 5, 4, 4]
-    assert light_counts(CountConfig()) == [1, 6, 4, 4]
+def test_a_tray_reading_carries_the_thickness_it_counted_with() -> None:
+    """By a guess, the reading carries ``TrayConfig.thickness`` (changed, the range of
+    totals follows it); measured, the stripes' period (a share of the diameter); a
+    guessed count that does not say its thickness is refused."""
+    image = _tray(5, 0, (150, 170, 175))
+    reading = read_tray_reading(image, PROFILE)
+    assert reading == guessed(Counts(5, 0))
+    thin = read_tray_reading(image, PROFILE, config=TrayConfig(thickness=0.15))
+    assert not thin.measured and thin.thickness == 0.15
+    with pytest.raises(ValueError):
+        TrayReading(Counts(1, 0), measured=False)
+    with pytest.raises(ValueError):
+        TrayReading(Counts(1, 0), measured=True, thickness=0.0)

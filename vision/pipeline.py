@@ -156,9 +156,8 @@ class BoardReader:
         # are held to what the board leaves off it.
         tray = read_off_reading(frame, field_map, profile, model=self.colours, config=cfg.tray)
         off = None if tray is None else tray.counts
-        measured = tray is not None and tray.measured
         evidence = measure_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
-        checkers = evidence.count(self.on_board, off, measured)
+        checkers = evidence.count(self.on_board, tray)
         off_read = None
         own_points = None
         if off is not None:

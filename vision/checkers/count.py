@@ -27,6 +27,7 @@ from vision.checkers.totals import (
     presumed_on_board,
     presumed_ranges,
 )
+from vision.checkers.tray import TrayReading
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -81,33 +82,18 @@ class CountConfig:
     """Thickness of a set's checkers, as shares of their diameter, that a tray's block
     may have been counted with (see :func:`.totals.tray_range`; the renders' sets run
     0.14-0.27, tournament checkers about 0.16-0.21).  The tray counts a block by its
-    length over a thickness it guesses (``tray_guess``) when the slabs' stripes are too
-    faint to measure one, so a block read as two may hold three: a side that may be
-    bearing off then has a *range* of totals on the board, and its stacks are asked for
-    more or fewer only when their total lies outside it (checker bench tune seed 51:
-    six of nine wrong boards were a tray read one short or long asking a stack of five
-    for six).  A count whose thickness the stripes gave is taken as exact (see
-    ``off_measured``): on the tune renders only 23 of 30 such blocks read right, but a
-    range lost a board there (seven read right, the layer it asked for found).  Tune
-    renders (pipeline seeds 21-22, checker bench seed 51, 680 frames): 16 wrong boards
-    -> 11, none lost; checker bench seed 61 unchanged.  None: the tray's counts as read
-    give one total."""
-    tray_hit: int = -1
-    """A side spread over the board (or on the bar) whose colour the tray shows, with
-    at most this many checkers outside the quarter holding most of them, was hit after
-    it began bearing off: its total is fifteen less the tray's too, not fifteen (see
-    :func:`.totals.presumed_ranges`); -1, the default: never.  At 3 (a side hit after it
-    began bearing off has its other checkers home), tune renders: a side with one borne
-    off and fourteen on the board, three of them outside its home, asked a stack of six
-    for seven (pipeline tune seed 23, scene 37), one with two off (three read; one
-    outside) a stack of five for seven (checker bench tune seed 51, scene 128): 24 -> 22
-    wrong boards of 1,322, none lost.  But the checker bench's held-out seed 13 read one
-    board fewer with it, with or without the limit of three (measured, the scene not
-    looked at): about nothing in all, so left off.  A tray block of the spread side's
-    colour may be a misread (a hand, the other side's block turned), and then asks that
-    side's stacks for fewer."""
-    tray_guess: float = 0.2
-    """The thickness the tray reading guesses (``TrayConfig.thickness``)."""
+    length over a thickness it guesses (``TrayConfig.thickness``, carried in
+    :attr:`.tray.TrayReading.thickness`) when the slabs' stripes are too faint to measure
+    one, so a block read as two may hold three: a side that may be bearing off then has
+    a *range* of totals on the board, and its stacks are asked for more or fewer only
+    when their total lies outside it (checker bench tune seed 51: six of nine wrong
+    boards were a tray read one short or long asking a stack of five for six).  A count
+    whose thickness the stripes gave is taken as exact
+    (:attr:`.tray.TrayReading.measured`): on the tune renders only 23 of 30 such blocks
+    read right, but a range lost a board there (seven read right, the layer it asked for
+    found).  Tune renders (pipeline seeds 21-22, checker bench seed 51, 680 frames): 16
+    wrong boards -> 11, none lost; checker bench seed 61 unchanged.  None: the tray's
+    counts as read give one total."""
     stacks: StackConfig = field(default_factory=StackConfig)
 
 
@@ -137,8 +123,7 @@ class CheckerCount:
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    size: tuple[int, int], config: CountConfig | None = None,
                    radius: float | None = None, on_board: Counts | None = None,
-                   off: Counts | None = None, turnable: bool = False,
-                   off_measured: bool = False) -> CheckerCount:
+                   off: TrayReading | None = None, turnable: bool = False) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
@@ -147,11 +132,11 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     on the points and the bar; a stack whose count was in doubt then takes the
     alternative that makes its colour add up (see :mod:`.totals`).  Without it the
     totals the rules imply are used where they say anything (``config.presume_totals``),
-    ``off`` being the borne-off counts read in the tray, if one is in view.
+    ``off`` being the tray's reading, if one is in view: its borne-off counts, exact when
+    the stripes measured the checkers' thickness, else a range (``config.tray_spread``)
+    about the thickness it guessed (see :class:`.tray.TrayReading`).
     ``turnable``: the circles are all of one colour by a lightness that said little (a
     red face), and the tray's counts may turn them (see ``config.tray_tolerance``).
-    ``off_measured``: the tray's counts rest on a measured thickness (see
-    :class:`.tray.TrayReading`); else they are taken as a range (``config.tray_spread``).
     """
     config = config or CountConfig()
     if radius is None:
@@ -160,13 +145,12 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         keep = _not_strays(circles, profile, size, radius, config)
         circles = [c for c, k in zip(circles, keep, strict=True) if k]
         light = [f for f, k in zip(light, keep, strict=True) if k]
-    result = _count(circles, light, profile, size, config, radius, on_board, off,
-                    off_measured)
+    result = _count(circles, light, profile, size, config, radius, on_board, off)
     if turnable and on_board is None and off is not None and config.tray_tolerance >= 0 \
             and light and len(set(light)) == 1 \
-            and _tray_says_other(result, off, config.tray_tolerance):
+            and _tray_says_other(result, off.counts, config.tray_tolerance):
         return _count(circles, [not f for f in light], profile, size, config, radius, None,
-                      off, off_measured)
+                      off)
     return result
 
 
@@ -187,8 +171,7 @@ def _tray_says_other(result: CheckerCount, off: Counts, tolerance: int) -> bool:
 
 def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
            size: tuple[int, int], config: CountConfig, radius: float,
-           on_board: Counts | None, off: Counts | None,
-           off_measured: bool = False) -> CheckerCount:
+           on_board: Counts | None, off: TrayReading | None) -> CheckerCount:
     """:func:`count_checkers` after the strays are left out."""
     width, height = size
     where = assign(circles, light, profile, size, config)
@@ -219,13 +202,15 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
     wanted: Counts | tuple[int | None, int | None] | None = on_board
     if on_board is None and config.presume_totals:
-        if off is not None and config.orient_tray:
-            off = _tray_oriented(stacks, bar, off)
-        wanted = presumed_on_board(stacks, bar, off)
-        if off is not None and (config.tray_spread is not None or config.tray_hit >= 0):
-            spread = None if off_measured else config.tray_spread
-            ranges = presumed_ranges(stacks, bar, off, config.tray_guess, spread,
-                                     config.tray_hit)
+        tray = None
+        if off is not None:
+            tray = _tray_oriented(stacks, bar, off.counts) if config.orient_tray \
+                else off.counts
+        wanted = presumed_on_board(stacks, bar, tray)
+        if off is not None and tray is not None and config.tray_spread is not None:
+            # A count by a guessed thickness is a range of counts (measured: exact).
+            guess = None if off.measured else off.thickness
+            ranges = presumed_ranges(stacks, bar, tray, guess, config.tray_spread)
             wanted = _within(stacks, bar, ranges)
     totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
         if wanted is not None else {}

@@ -21,6 +21,7 @@ from vision.checkers.detect import (
 )
 from vision.checkers.slots import SlotConfig, find_slot_circles
 from vision.checkers.surface import SurfaceConfig, glare_lifts
+from vision.checkers.tray import TrayReading
 from vision.observation import Counts
 from vision.profile import BoardProfile
 
@@ -55,13 +56,11 @@ class CheckerEvidence:
     turnable: bool
     config: CheckerConfig
 
-    def count(self, on_board: Counts | None = None, off: Counts | None = None,
-              off_measured: bool = False) -> CheckerCount:
-        """The counts (see :func:`read_checkers` for ``on_board``, ``off`` and
-        ``off_measured``)."""
+    def count(self, on_board: Counts | None = None,
+              off: TrayReading | None = None) -> CheckerCount:
+        """The counts (see :func:`read_checkers` for ``on_board`` and ``off``)."""
         return count_checkers(self.circles, self.light, self.profile, self.size,
-                              self.config.count, self.radius, on_board, off, self.turnable,
-                              off_measured)
+                              self.config.count, self.radius, on_board, off, self.turnable)
 
 
 def measure_checkers(field_image: Image, profile: BoardProfile, *,
@@ -87,18 +86,19 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
                   model: ColourModel | None = None,
                   config: CheckerConfig | None = None,
                   on_board: Counts | None = None,
-                  off: Counts | None = None, off_measured: bool = False) -> CheckerCount:
+                  off: TrayReading | None = None) -> CheckerCount:
     """Count the checkers of a rectified field image (see :mod:`vision.rectify`).
 
     ``on_board``: how many checkers of each colour lie on the points and the bar, when
     the caller knows (15 less those borne off); a stack in doubt (a second layer
     shifted too little to show for sure) then takes the count that makes its colour add
     up.  Without it the totals the rules imply settle such stacks where they say anything
-    (``config.count.presume_totals``); ``off``, the borne-off counts read in a tray in
-    view, tells them for a side that may be bearing off, and turns a board of one colour
-    whose lightness said little (see :func:`.colours.weak_guess`) when its counts do not
-    add up the way it was read.  ``off_measured``: the tray's counts rest on a measured
-    thickness (:attr:`.tray.TrayReading.measured`); else a side's total they imply is
-    only known within a range (``CountConfig.tray_spread``)."""
+    (``config.count.presume_totals``); ``off``, the reading of a tray in view
+    (:func:`.tray.read_tray_reading`), tells them for a side that may be bearing off, and
+    turns a board of one colour whose lightness said little (see
+    :func:`.colours.weak_guess`) when its counts do not add up the way it was read.  Its
+    counts rest on a measured thickness (:attr:`.tray.TrayReading.measured`: exact) or on
+    the thickness it guessed (:attr:`.tray.TrayReading.thickness`), and then a side's
+    total they imply is only known within a range (``CountConfig.tray_spread``)."""
     return measure_checkers(field_image, profile, model=model, config=config).count(
-        on_board, off, off_measured)
+        on_board, off)

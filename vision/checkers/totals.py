@@ -154,17 +154,15 @@ def tray_range(read: int, guess: float, spread: tuple[float, float]) -> tuple[in
 
 
 def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: Counts,
-                    guess: float, spread: tuple[float, float] | None, hit: int = -1
+                    guess: float | None, spread: tuple[float, float]
                     ) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
     """As :func:`presumed_on_board` with a tray in view, each colour's total on the board
     as a range (least, most): a side that may be bearing off has fifteen less what its
-    tray block may hold (see :func:`tray_range`: the tray counts a block by its length,
-    and a set's thickness is only guessed when its stripes are too faint to measure;
-    ``spread`` None: the tray's count exactly).  A side spread over the board (or on the
-    bar) whose colour the tray shows, with no more than ``hit`` of its checkers outside
-    the quarter that holds most of them, was hit after it began bearing off, and has
-    fifteen less the tray's too; else fifteen, whatever the tray shows (``hit`` -1:
-    always fifteen)."""
+    tray block may hold (see :func:`tray_range`: the tray counts a block by its length
+    over the checkers' thickness, only guessed, ``guess``, when the slabs' stripes are
+    too faint to measure it; ``guess`` None: the thickness was measured and the tray's
+    count is taken exactly).  A side spread over the board (or on the bar) has fifteen,
+    whatever the tray shows."""
     exact = presumed_on_board(stacks, bar, off)
     out: list[tuple[int, int] | None] = []
     for index, total in enumerate(exact):
@@ -172,16 +170,12 @@ def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: 
             out.append(None)
             continue
         read = off.light if index == 0 else off.dark
-        per_quarter = [0, 0, 0, 0]
-        for p, (stack, c) in stacks.items():
-            if c == (index == 0):
-                per_quarter[quarter(p)] += stack.count
-        spread_out = bar[index] > 0 or sum(n > 0 for n in per_quarter) >= 2
-        outside = bar[index] + sum(per_quarter) - max(per_quarter)
-        if spread_out and not (read > 0 and outside <= hit):
+        quarters = {quarter(p) for p, (stack, c) in stacks.items()
+                    if c == (index == 0) and stack.count > 0}
+        if bar[index] > 0 or len(quarters) >= 2:
             out.append((total, total))
             continue
-        low, high = (read, read) if spread is None else tray_range(read, guess, spread)
+        low, high = (read, read) if guess is None else tray_range(read, guess, spread)
         out.append((SIDE - high, SIDE - low))
     return out[0], out[1]
 

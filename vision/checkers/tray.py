@@ -115,12 +115,24 @@ def read_off(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
 
 @dataclass(frozen=True, slots=True)
 class TrayReading:
-    """The tray's counts, and how they were measured."""
+    """The tray's counts, and the checkers' thickness they were counted with."""
 
     counts: Counts
     measured: bool
     """Whether a block's stripes gave the checkers' thickness (else it was guessed:
     ``TrayConfig.thickness``, and a long block may be a checker or more off)."""
+    thickness: float | None = None
+    """The thickness, a share of the checkers' diameter, each block's length was divided
+    by: the stripes' period when ``measured``, else the guess (``TrayConfig.thickness``),
+    from which the checker stage reckons what a block may hold (see
+    :func:`.totals.tray_range`).  None only for counts known otherwise (``measured``:
+    taken as exact)."""
+
+    def __post_init__(self) -> None:
+        if not self.measured and self.thickness is None:
+            raise ValueError("a tray count by a guessed thickness says which thickness")
+        if self.thickness is not None and not self.thickness > 0.0:
+            raise ValueError(f"a checker's thickness is positive, not {self.thickness}")
 
 
 def read_off_reading(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
@@ -172,7 +184,8 @@ def read_tray_reading(tray: Image, profile: BoardProfile, *,
     n_top = _checkers(top, pitch, config)
     light_bottom = _bottom_is_light(rows_lab, bottom, top, height, model, config)
     counts = Counts(n_bottom, n_top) if light_bottom else Counts(n_top, n_bottom)
-    return TrayReading(counts, bool(periods))
+    thickness = pitch / (2.0 * radius) if periods else config.thickness
+    return TrayReading(counts, bool(periods), thickness)
 
 
 def _step_block(rows: Floats, height: int, window: int, run: int, config: TrayConfig) -> int:
