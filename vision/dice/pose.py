@@ -79,6 +79,35 @@ class PoseConfig:
     field against the default 3 % are 30 pixels, where a flat three's pips
     measured as squashed as 0.87).  Dice of the configured size are estimated
     at 35 pixels or more but for 5 % (renders, 2x capture)."""
+    supported_min_size: float | None = 0.65
+    """``fine_min_size`` for the top face's squash (``fine_squash``,
+    ``supported_squash``) of a die with something to lean on (``use_support``); None
+    for ``fine_min_size`` itself.  The pipeline reads dice with the configured die
+    size (3 % of the field) while dice are 12-17 mm and fields 450-540 mm: a 12 mm
+    die's face measures 0.67-0.8 of the configured die, so with ``fine_min_size``
+    such dice were judged by the frame's lenient thresholds, which call few cocked
+    dice.  ``fine_min_size`` still guards dice in open space (small flat faces
+    measured squashed down to 0.87) and the side and outline cues of small dice
+    (their bands are a few pixels: judged by them too, 3 more flat dice of 348
+    were called cocked as if every die had support, for 3 more cocked dice found).
+    Renders of ``bench/dice_pose_accuracy.py``'s cocked-die scenes read with the
+    configured die size (``--default-size``), seeds 21 (300 scenes) and 22 (250),
+    tuned styles, 2x still: cocked found 320 -> 336 of 381, flat called cocked 1
+    of 348 before and after, as if every die had support (``--any-support``) 16 ->
+    17 (a flat two measured 0.917 against a bound of 0.92); 0.5 the same, 0.75
+    four cocked dice fewer and that false alarm not."""
+    open_squash: float | None = 0.8
+    """A sharp die whose top face is squashed (:func:`squash`) below this is cocked
+    even with nothing found to lean on (``cocked_needs_support``); None for never.
+    Dice tilted 30 degrees or more lean with their centre farther from what holds
+    them than ``SupportConfig.reach`` (0.85-1.1 die edges), so the support test
+    misses some of the steepest dice, whose top face is plainly squashed
+    (0.62-0.75 on renders); the least a flat die measured is 0.885 (renders of
+    seeds 21-22, tuned styles, 2x still, the scene's and the configured die
+    size, small dice included), so 0.8 leaves a margin (``cos`` of 37 degrees).
+    Seeds 21-22, tuned: 2 more of 401 cocked dice found at the scene's die size, 3
+    more of 381 at the configured one (``--default-size``), no flat die more called
+    cocked (348, with and without ``--any-support``)."""
     fine_squash: tuple[float, float, float, float, float, float] = (
         0.905, 0.865, 0.915, 0.94, 0.94, 0.87)
     """Least :func:`squash` of a one, two, ... six read at ``fine_die_pixels``
@@ -258,6 +287,12 @@ class PoseConfig:
             raise ConfigError("dice pose: outline_margin at least 0 (or None for never)")
         if not 0.0 <= self.outline_squash <= 1.0:
             raise ConfigError("dice pose: outline_squash is 0-1")
+        if self.supported_min_size is not None and not 0.0 <= self.supported_min_size <= 2.0:
+            raise ConfigError(f"dice pose: supported_min_size is a fraction of die_pixels, 0-2 "
+                              f"(or None for fine_min_size), not {self.supported_min_size}")
+        if self.open_squash is not None and not 0.0 <= self.open_squash <= 1.0:
+            raise ConfigError(f"dice pose: open_squash is 0-1 (or None for never), "
+                              f"not {self.open_squash}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,13 +331,18 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     :func:`.support.lean_direction`), by the tipped-up face's outline
     (``outline_margin``); ``leans`` are the directions of other supports near enough
     to lean on too (:attr:`.support.SupportConfig.second_reach`), whose sides turned
-    away are looked at as well."""
+    away are looked at as well.  A die with support is sharp down to
+    ``supported_min_size``; one without is flat unless its top face is squashed below
+    ``open_squash``."""
     open_space = config.use_support and not supported
     supported = supported and config.use_support
     height = config.camera_height if camera_height is None else camera_height
-    fine = (source_die is not None and source_die >= config.fine_die_pixels
-            and face.die_size >= config.fine_min_size * die_pixels)
-    if fine:
+    sharp = source_die is not None and source_die >= config.fine_die_pixels
+    full = sharp and face.die_size >= config.fine_min_size * die_pixels
+    # a die with support smaller than fine_min_size gets the fine squash bounds only
+    fine = full or (sharp and supported and config.supported_min_size is not None
+                    and face.die_size >= config.supported_min_size * die_pixels)
+    if full:
         # a one has no grid to tell its sides by: any blob beside it makes a "side"
         config = replace(config, min_squareness=config.fine_squareness,
                          band_margin=config.fine_band_margin
@@ -335,7 +375,7 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
         around = side_pips(gray, face, config.sides) if pips is None else pips
         reasons.extend(_side_reasons(face, around, nadir, die_pixels / field_pixels,
                                      field_pixels, height, config))
-        if fine and supported and lean is not None and config.outline_margin is not None \
+        if full and supported and lean is not None and config.outline_margin is not None \
                 and squash(face) < config.outline_squash:
             reach = perspective_reach(math.dist(face.center, nadir) / field_pixels,
                                       die_pixels / field_pixels, height)
@@ -349,7 +389,7 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
                                f"top face (perspective: {band.allowance:.2f})")
     aspect, size, fill, toward = _body(gray, face, die_pixels, config)
     if aspect is not None and size is not None and fill is not None and not (
-            fine and config.fine_skips_body):
+            full and config.fine_skips_body):
         reach = 0.0
         if nadir is not None and field_pixels is not None and toward is not None:
             # the outline is read from grey levels and takes in shadows and bevels:
@@ -365,7 +405,10 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
         if fill < config.min_body_fill:
             reasons.append(f"body fills {fill:.0%} of its rectangle")
     if open_space and config.cocked_needs_support:
-        reasons = []
+        # ... but the support test misses some of the steepest dice (open_squash)
+        squashed = squash(face) if fine else 1.0
+        reasons = [f"top face squashed ({squashed:.2f}) with nothing found to lean on"] \
+            if config.open_squash is not None and squashed < config.open_squash else []
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
                 tuple(reasons))
 
