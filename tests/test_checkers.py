@@ -426,3 +426,17 @@ def test_a_circle_alone_in_the_middle_of_a_row_is_no_checker_at_rest() -> None:
     assert result.bar == Counts(0, 1)
     kept = count_checkers(circles, light, TOURNAMENT, (w, h), CountConfig(stray=0.0), r)
     assert kept.points[2].light > 1
+
+
+def test_a_phantom_lighter_than_both_colours_does_not_take_a_cluster_alone() -> None:
+    """Thirteen red and seventeen black faces and one circle of glaring white (a phantom
+    in a white point's base; Lab as measured on pipeline tune seed 21, scene 25): started
+    from the extremes of lightness alone, the split put the phantom alone on one side and
+    red with black on the other, every checker dark.  Red is light, black dark."""
+    red, black, phantom = (90.0, 179.0, 158.0), (25.0, 128.0, 128.0), (248.0, 125.0, 128.0)
+    jitter = np.random.default_rng(7).normal(0.0, 1.0, (30, 3))
+    colours = [tuple(float(v) for v in np.add(red if k < 13 else black, jitter[k]))
+               for k in range(30)]
+    light = split_colours([(c[0], c[1], c[2]) for c in colours] + [phantom])
+    assert light[:13] == [True] * 13
+    assert light[13:30] == [False] * 17
