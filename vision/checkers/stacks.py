@@ -183,6 +183,16 @@ class StackConfig:
     standing out as far) stand out on average less than this share of their phase: a
     row of six spaced generously, its fourth checker jittered 0.135 out, read as a layer
     of four (pipeline tune seed 22, scene 257: six read as ten).  0 keeps them higher."""
+    lone_room: int = 1
+    """A side whose total on the board is sure (fifteen for a side spread over two
+    quarters or more, or on the bar; or the caller's) and still reads short by ``k`` (at
+    most this many) once the alternatives are taken, with exactly one stack of its colour
+    that has room for ``k`` unseen (:attr:`Stack.room`: a full row with nothing seen on
+    it), has them there: a second layer shifted 0.1 diameters or less, which perspective
+    pulls back onto the row's slots (its first checker at -0.02 slots), leaves no trace
+    an alternative could rest on, and a full row is where players start a layer.  A short
+    total from a checker missed elsewhere (white on white under glare) is a wrong board
+    either way.  0: off."""
     lateral_phase: float = 0.02
     """... and stands out along the point too by at least this (slots) on average: a
     layer lies further from the rail than the checkers under it."""
@@ -223,6 +233,11 @@ class Stack:
     plausible): a second layer shifted too little to show for sure (more), a checker
     taken for a higher one barely off its slot (one less).  For the caller that knows
     how many checkers a side has on the board (:mod:`.totals`)."""
+    room: int = 0
+    """How many checkers a second layer shifted too little to show at all could hide on
+    the stack: a full row (``StackConfig.doubt_row`` or longer) with no checker seen off
+    its slot has room for a layer of up to one less than the row (a layer is shorter than
+    the row under it); 0 for any other stack (see ``StackConfig.lone_room``)."""
 
 
 def stack_frame(stacks: Iterable[tuple[bool, Sequence[float]]], radius: float,
@@ -319,7 +334,8 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
         third = row + _higher_count(slots[higher], closer)
         if third > count:
             alternatives += ((third, config.third_plausible),)
-    return Stack(count, row, tuple(bool(h) for h in higher), hidden, alternatives)
+    room = row - 1 if row >= config.doubt_row and not higher.any() else 0
+    return Stack(count, row, tuple(bool(h) for h in higher), hidden, alternatives, room)
 
 
 def _alternatives(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.float64],
