@@ -184,3 +184,25 @@ def test_a_tray_reading_carries_the_thickness_it_counted_with() -> None:
         TrayReading(Counts(1, 0), measured=False)
     with pytest.raises(ValueError):
         TrayReading(Counts(1, 0), measured=True, thickness=0.0)
+
+
+def test_a_spread_side_the_tray_shows_may_have_been_hit_after_bearing_off() -> None:
+    """Light with fourteen on the board, thirteen of them home (among them a row of five
+    whose first checker stands a little out, as hands leave it) and one in the quarter
+    before, and one in the tray: it was hit after it began bearing off.  Presumed
+    fifteen, the row that stands out would be read as six; with the tray's one its total
+    is fourteen or fifteen, and fourteen as read stands (CountConfig.spread_off)."""
+    row = [0.0, 1.0, 2.0, 3.0, 4.0]
+    home = {19: [0.06, 1.0, 2.0, 3.0, 4.0], 21: [0.0, 1.0, 2.0, 3.0],
+            22: [0.0, 1.0, 2.0, 3.0], 0: row, 2: row, 5: row}
+    size = TOURNAMENT.rectified_size(WIDTH)
+    radius = expected_radius(TOURNAMENT, WIDTH)
+
+    def light_counts(config: CountConfig) -> list[int]:
+        circles, light = _row_circles({12: [0.0], **home})
+        result = count_checkers(circles, light, TOURNAMENT, size, config, radius,
+                                off=guessed(Counts(1, 0)))
+        return [result.points[i].light for i in (12, 19, 21, 22)]
+
+    assert light_counts(CountConfig()) == [1, 5, 4, 4]
+    assert light_counts(CountConfig(spread_off=False)) == [1, 6, 4, 4]

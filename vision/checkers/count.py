@@ -102,6 +102,11 @@ class CountConfig:
     found).  Tune renders (pipeline seeds 21-22, checker bench seed 51, 680 frames): 16
     wrong boards -> 11, none lost; checker bench seed 61 unchanged.  None: the tray's
     counts as read give one total."""
+    spread_off: bool = True
+    """A side spread over the board (or on the bar) whose colour the tray shows, as the
+    stacks orient its blocks, may have been hit after it began bearing off: its total on
+    the board is a range, from fifteen less what its block may hold to fifteen, and its
+    stacks are asked for more only below it.  Off: fifteen, whatever the tray shows."""
     stacks: StackConfig = field(default_factory=StackConfig)
 
 
@@ -224,7 +229,8 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         if off is not None and tray is not None and config.tray_spread is not None:
             # A count by a guessed thickness is a range of counts (measured: exact).
             guess = None if off.measured else off.thickness
-            ranges = presumed_ranges(stacks, bar, tray, guess, config.tray_spread)
+            ranges = presumed_ranges(stacks, bar, tray, guess, config.tray_spread,
+                                     config.spread_off)
             wanted = _within(stacks, bar, ranges)
     totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
         if wanted is not None else {}

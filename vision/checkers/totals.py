@@ -154,7 +154,7 @@ def tray_range(read: int, guess: float, spread: tuple[float, float]) -> tuple[in
 
 
 def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: Counts,
-                    guess: float | None, spread: tuple[float, float]
+                    guess: float | None, spread: tuple[float, float], hit: bool = False
                     ) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
     """As :func:`presumed_on_board` with a tray in view, each colour's total on the board
     as a range (least, most): a side that may be bearing off has fifteen less what its
@@ -162,7 +162,9 @@ def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: 
     over the checkers' thickness, only guessed, ``guess``, when the slabs' stripes are
     too faint to measure it; ``guess`` None: the thickness was measured and the tray's
     count is taken exactly).  A side spread over the board (or on the bar) has fifteen,
-    whatever the tray shows."""
+    or with ``hit``, when the tray shows checkers of its colour, anything from fifteen
+    less what its block may hold to fifteen (it may have been hit after it began bearing
+    off)."""
     exact = presumed_on_board(stacks, bar, off)
     out: list[tuple[int, int] | None] = []
     for index, total in enumerate(exact):
@@ -172,10 +174,10 @@ def presumed_ranges(stacks: dict[int, tuple[Stack, bool]], bar: list[int], off: 
         read = off.light if index == 0 else off.dark
         quarters = {quarter(p) for p, (stack, c) in stacks.items()
                     if c == (index == 0) and stack.count > 0}
-        if bar[index] > 0 or len(quarters) >= 2:
-            out.append((total, total))
-            continue
         low, high = (read, read) if guess is None else tray_range(read, guess, spread)
+        if bar[index] > 0 or len(quarters) >= 2:
+            out.append((SIDE - high, total) if hit and read > 0 else (total, total))
+            continue
         out.append((SIDE - high, SIDE - low))
     return out[0], out[1]
 
