@@ -73,6 +73,7 @@ from controller.referee.plays import (
     judge_play,
     nearest_legal,
     stack_read_over,
+    stack_read_short,
     tall_stack_misread,
 )
 from controller.referee.settings import RefereeSettings
@@ -241,6 +242,10 @@ class Referee:
     """RESTORE: the position before the play has been seen again."""
     replay: PlayJudgement | None = None
     """RESTORE: the legal board shown as the replay, recorded when the opponent acts."""
+    went_on: tuple[Observation, tuple[Die, ...]] | None = None
+    """RESTORE: the board (not put right) on which the opponent threw into their half,
+    and that throw's dice: the opponent's checkers moving on from it show that the
+    players went on without the call (:meth:`_went_on`)."""
     before_roll: Session | None = None
     """PLAY: the record before the dice now out were recorded, should they be thrown again."""
     last_move: str = ""
@@ -1172,16 +1177,9 @@ class Referee:
         if stack is not None:
             return (f"a legal play but for a checker of the tall stack on point {stack[0]} "
                     "read as borne off: the stack may be misread")
-        tray = None if observation.off_read is None else \
-            getattr(observation.off_read, colour_name(game.turn))
-        over = stack_read_over(game.position, judgement.after, game.dice, tray,
-                               PLAUSIBLE.over_stack)
-        if over is not None:
-            return (f"a legal play but for one checker more on the stack on point {over[0]}, "
-                    "which the tray's own count has borne off: the stack may be misread")
-        if self._own_reading_legal(observation):
-            return ("the board's own count of its stacks, before the tray's count settled "
-                    "them, is a legal play: the tray or a stack may be misread")
+        witness = self._witness_doubt(observation, judgement)
+        if witness:
+            return witness
         double = self._double_misread(observation, judgement)
         if double is not None:
             return (f"the dice were read {game.dice[0]}-{game.dice[1]}, and the play is a "
@@ -1189,6 +1187,34 @@ class Referee:
         if self._misread_legal(observation) is not None:
             return ("the board differs from a legal play where it already differed from the "
                     "record at the throw: misread?")
+        return ""
+
+    def _witness_doubt(self, observation: Observation, judgement: PlayJudgement) -> str:
+        """Why an illegal-looking board is the camera disagreeing with itself ('' if
+        not): the tray's own count (``off_read``) is a legal play's borne-off count and
+        the board is that play but for one checker between a stack and the tray
+        (``Plausibility.over_stack``, ``Plausibility.under_stack``), or the board's own
+        count of its stacks (``own_points``) is a legal play.  Empty with a perfect
+        reader (the tray's own count is the board's).  These hold in both modes: the
+        call light is not lit on a reading the camera itself contradicts."""
+        game = self.game
+        assert game.dice is not None and judgement.after is not None
+        tray = None if observation.off_read is None else \
+            getattr(observation.off_read, colour_name(game.turn))
+        over = stack_read_over(game.position, judgement.after, game.dice, tray,
+                               PLAUSIBLE.over_stack)
+        if over is not None:
+            return (f"a legal play but for one checker more on the stack on point {over[0]}, "
+                    "which the tray's own count has borne off: the stack may be misread")
+        short = stack_read_short(game.position, judgement.after, game.dice, tray,
+                                 PLAUSIBLE.under_stack)
+        if short is not None:
+            return (f"a legal play but for one checker fewer on the stack on point "
+                    f"{short[0]}, which the tray's own count has not borne off: the stack "
+                    "may be misread")
+        if self._own_reading_legal(observation):
+            return ("the board's own count of its stacks, before the tray's count settled "
+                    "them, is a legal play: the tray or a stack may be misread")
         return ""
 
     def _double_misread(self, observation: Observation,
@@ -1639,6 +1665,14 @@ class Referee:
                 if doubt:
                     judgement = PlayJudgement("unclear", judgement.after, judgement.move,
                                               (doubt,))
+            elif judgement.kind == "illegal" and not self.resynced and \
+                    judgement.after is not None:
+                # Players mode: the opponent decides, but the call light is not lit on a
+                # board the camera itself reads two ways (rendered 7e15fdd04acc seed 12).
+                doubt = self._witness_doubt(observation, judgement)
+                if doubt:
+                    judgement = PlayJudgement("unclear", judgement.after, judgement.move,
+                                              (doubt,))
             if fixed is not None:
                 # No rule can judge the board (a checker of the opponent's moved, a
                 # colour's total not fifteen), but it differs from the record only where
@@ -1949,6 +1983,20 @@ class Referee:
         except BoardReadError:
             return self
         state = self
+        if self.went_on is not None:
+            # The opponent threw on a board not put right: their checkers moving on
+            # from it show the players went on without the call (see _went_on).
+            if board.key == game.position.key:
+                state = replace(state, went_on=None)
+            else:
+                try:
+                    was = position_of(read_board(self.went_on[0]), self.seating,
+                                      game.turn.opponent)
+                except BoardReadError:
+                    was = None
+                thrower = game.turn.opponent
+                if was is not None and board.layout(thrower) != was.layout(thrower):
+                    return state._went_on(observation, out)
         if board.key == game.position.key and not state.restored:
             out.emit("position_restored", colour_name(game.turn),
                      position_id=game.position.position_id())
@@ -1965,7 +2013,34 @@ class Referee:
             # A throw (good or void) after a legal replay: the replay is over.
             return state.settle_replay(out)._roll(observation, seen, out)
         out.warn("dice", "the position must be put right before the next throw")
-        return replace(state, ignored=(*state.ignored, *seen))
+        state = replace(state, ignored=(*state.ignored, *seen))
+        if board.key != game.position.key and _a_throw(seen) and \
+                seen[0].side == thrower_half(self.seat(game.turn.opponent)):
+            state = replace(state, went_on=(observation, seen))
+        return state
+
+    def _went_on(self, observation: Observation, out: "_Out") -> "Referee":
+        """RESTORE: the opponent threw on a board not put right (``went_on``) and has
+        moved their checkers since: the players went on from the board as it stood
+        (the call was the camera's mistake, or the restoring and the replay were not
+        seen).  Waiting for a position that will not come left the referee out of step
+        for the rest of the game (rendered 28de820384cd seed 39: a stack of five read
+        as six called in strict mode at 195.7 s, nothing judged after it).  A resync
+        from the board the throw lay on (a ``look`` warning), the throw judged as the
+        thrower's, then ``observation`` as a board of their play."""
+        assert self.went_on is not None
+        board, dice = self.went_on
+        thrower = self.game.turn.opponent
+        tolerance = self.settings.die_tolerance
+        state = replace(self, went_on=None, replay=None, ignored=split_dice(
+            self.ignored, dice, tolerance)[1], void_by=None)
+        state = state._resync(board, thrower, out)._throw(thrower, dice, out, board)
+        if state.stage is not Stage.PLAY:
+            return state
+        seen = split_dice(observation.dice, state.ignored, tolerance)[1]
+        seen = tuple(d for d in seen if d.side is None or not any(
+            _the_fixture(d, f, tolerance) for f in state.fixtures))
+        return state._play(observation, seen, out)
 
     def settle_replay(self, out: "_Out") -> "Referee":
         """Record the legal replay held in RESTORE (the opponent acts: it is over)."""

@@ -117,6 +117,19 @@ class Plausibility:
     misreads were stacks of five read as six (28de820384cd seeds 7, 27, 39; 960b5e2b053c
     seeds 7, 27, 39, 115, 123), where a second layer begins."""
 
+    under_stack: int = 5
+    """A stack this tall (as the legal play leaves it) may be read a checker *short*,
+    with the tray read one over to match: a board that is a legal result of the roll but
+    for one checker fewer on such a stack and one more borne off is a warning, not a
+    call, when the tray's own reading (``off_read``) shows the legal play's borne-off
+    count (the mirror of ``over_stack``, for stacks ``tall_stack`` leaves to the call).
+    A checker borne off a die too many shows in the tray's own reading too and is
+    called.  Rendered 7e15fdd04acc seed 12 (players mode): ``2/off(2)`` from a stack
+    of seven, the five left read as four and the tray as nine, its own reading eight:
+    judged illegal, the call light lit for a legal play.  Five, as ``over_stack``:
+    with the tray as witness the height matters little, and the shorter stacks are
+    read right."""
+
     astray: int = 2
     """Checkers to move, at least, between the board and the record for the referee to
     be out of step while waiting for a throw: dice then lying in both halves are no
@@ -228,6 +241,25 @@ def stack_read_over(before: Position, after: Position, dice: tuple[int, int],
         return None
     for point, legal, counts, seen in _one_checker_between_stack_and_tray(before, after, dice):
         if seen[lay.OFF] == counts[lay.OFF] - 1 and seen[point] == counts[point] + 1 and \
+                counts[point] >= tall and tray == counts[lay.OFF]:
+            return point, legal
+    return None
+
+
+def stack_read_short(before: Position, after: Position, dice: tuple[int, int],
+                     tray: int | None, tall: int) -> tuple[int, Position] | None:
+    """A point of the mover's (their numbering) and a legal result of the roll that
+    ``after`` matches but for one checker more borne off, missing from that point,
+    which holds ``tall`` checkers or more in the legal result, when ``tray`` (the tray's
+    own reading of the mover's borne-off checkers) is the legal result's borne-off
+    count; else None (always None when ``tray`` is None: not read).
+
+    The opponent's checkers must be exactly where the legal result has them.
+    """
+    if tray is None:
+        return None
+    for point, legal, counts, seen in _one_checker_between_stack_and_tray(before, after, dice):
+        if seen[lay.OFF] == counts[lay.OFF] + 1 and seen[point] == counts[point] - 1 and \
                 counts[point] >= tall and tray == counts[lay.OFF]:
             return point, legal
     return None
