@@ -147,3 +147,15 @@ def test_a_row_slot_beyond_the_reach_of_the_layer_seen_is_under_a_missed_one() -
                       covered).count == 7
     seen = _distances([0.02, 0.43, 1.47, 3.0, 4.0])
     assert read_stack(seen, True, _frame(), config, [*covered, 0.0]).count == 7
+
+
+def test_a_row_checker_just_off_an_empty_slot_beside_a_half_shift_layer_is_the_rows() -> None:
+    """A row of five with a layer checker half a shift out (0.47) and the row's second
+    checker set 0.14 past its slot, where no other checker lies (the slots of checker
+    bench tune seed 61, scene 191): that checker is the row's (six), not a second layer
+    under a third (eight).  Off (``slot_row``), eight."""
+    slots = [0.057, 0.474, 1.136, 1.99, 2.961, 3.991]
+    covered = [0.3, 0.0, 0.2, 0.0, 0.0, 0.0]  # the layer checker lies on the first two
+    assert read_stack(_distances(slots), False, _frame(), StackConfig(), covered).count == 6
+    off = StackConfig(slot_row=False)
+    assert read_stack(_distances(slots), False, _frame(), off, covered).count == 8

@@ -183,6 +183,14 @@ class StackConfig:
     standing out as far) stand out on average less than this share of their phase: a
     row of six spaced generously, its fourth checker jittered 0.135 out, read as a layer
     of four (pipeline tune seed 22, scene 257: six read as ten).  0 keeps them higher."""
+    slot_row: bool = True
+    """A checker taken for a higher one by a phase just past ``phase`` (within ``doubt``),
+    in a stack whose layer stands a half shift out (its phase past ``prefix_most``), is
+    the row checker of its nearest slot when no row checker was seen there: one layer
+    has one phase, and a third layer would stand out twice as far as the second, not a
+    third as far (checker bench tune seed 61, scene 191: a row of five with its second
+    checker at 1.136 and a layer checker at 0.474, six read as eight).  Off: it stays
+    higher."""
     lone_room: int = 1
     """A side whose total on the board is sure (fifteen for a side spread over two
     quarters or more, or on the bar; or the caller's) and still reads short by ``k`` (at
@@ -300,6 +308,8 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
     cover = np.zeros(len(slots)) if covered is None else np.asarray(covered, dtype=np.float64)
     if config.rail_row > 0.0 and higher.any():
         higher &= ~_row_past_rail_row(slots, phases, cover, higher, config)
+    if config.slot_row and higher.any():
+        higher &= ~_row_on_empty_slot(slots, phases, higher, config)
     added = 0
     if config.prefix and row >= config.doubt_row:
         run = _prefix_layer(slots, cover, higher, config) & ~higher
@@ -398,6 +408,22 @@ def _row_past_rail_row(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.fl
     if float(signed[before].mean()) >= config.rail_row * float(signed[near].mean()):
         return np.zeros(len(slots), dtype=bool)
     return near
+
+
+def _row_on_empty_slot(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.float64],
+                       higher: npt.NDArray[np.bool_], config: StackConfig
+                       ) -> npt.NDArray[np.bool_]:
+    """The checkers taken for higher ones by a phase just past the threshold (within
+    ``doubt``) in a stack whose layer stands a half shift out (past ``prefix_most``),
+    each nearest a row slot no row checker was seen on: that slot's row checker set a
+    little off it (see ``StackConfig.slot_row``)."""
+    out = np.zeros(len(slots), dtype=bool)
+    if not (higher & (phases >= config.prefix_most)).any():
+        return out
+    on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
+    for i in np.nonzero(higher & (phases < config.phase + config.doubt))[0]:
+        out[i] = int(np.rint(slots[i])) not in on_row
+    return out
 
 
 def _prefix_layer(slots: npt.NDArray[np.float64], covered: npt.NDArray[np.float64],
