@@ -190,15 +190,18 @@ def _lab(values: npt.NDArray[np.floating]) -> Lab:
 
 def _two_means(samples: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
     """Two cluster centres by Lloyd's algorithm, started from the extremes of lightness
-    and again from the extremes along the samples' main axis (deterministic: no random
-    restarts); of the two the split with the smaller spread about its centres.  Started
-    from lightness alone, a lone phantom circle far lighter than both colours (a white
-    point's base under glare) took one cluster by itself and a red-black set's red and
-    black the other (pipeline tune seed 21, scene 25: every checker read dark)."""
+    (deterministic: no random restarts).  When that leaves a cluster of ``_FEW`` samples
+    or fewer, it is started again from the extremes along the samples' main axis, and
+    the split with the smaller spread about its centres is kept: started from lightness
+    alone, a lone phantom circle far lighter than both colours (a white point's base
+    under glare) took one cluster by itself and a red-black set's red and black the
+    other (pipeline tune seed 21, scene 25: every checker read dark)."""
     if len(samples) < 2:
         return None
     order = np.argsort(samples[:, 0])
     best = _lloyd(samples, np.stack([samples[order[0]], samples[order[-1]]]))
+    if best is not None and min(best[2]) > _FEW:
+        return best[0]
     centred = samples - samples.mean(axis=0)
     _, _, axes = np.linalg.svd(centred, full_matrices=False)
     along = centred @ axes[0]
@@ -209,10 +212,15 @@ def _two_means(samples: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | No
     return None if best is None else best[0]
 
 
+_FEW = 2
+"""A cluster this small from the lightness start is checked against a second start."""
+
+
 def _lloyd(samples: npt.NDArray[np.float64], start: npt.NDArray[np.float64]
-           ) -> tuple[npt.NDArray[np.float64], float] | None:
-    """Two centres by Lloyd's algorithm from ``start``, and the samples' summed squared
-    distance to their nearer centre (None when every sample falls to one centre)."""
+           ) -> tuple[npt.NDArray[np.float64], float, tuple[int, int]] | None:
+    """Two centres by Lloyd's algorithm from ``start``, the samples' summed squared
+    distance to their nearer centre and the clusters' sizes (None when every sample falls
+    to one centre)."""
     centres = start.astype(np.float64)
     for _ in range(20):
         d = np.linalg.norm(samples[:, None, :] - centres[None, :, :], axis=2)
@@ -224,4 +232,6 @@ def _lloyd(samples: npt.NDArray[np.float64], start: npt.NDArray[np.float64]
             break
         centres = new
     d = np.linalg.norm(samples[:, None, :] - centres[None, :, :], axis=2)
-    return centres, float((d.min(axis=1) ** 2).sum())
+    labels = np.argmin(d, axis=1)
+    ones = int(labels.sum())
+    return centres, float((d.min(axis=1) ** 2).sum()), (len(samples) - ones, ones)
