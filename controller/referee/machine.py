@@ -846,7 +846,17 @@ class Referee:
                     return state
                 # No roll explains the board (or more than one): the opponent's
                 # throw still says whose turn it is.
+                explained = self._a_legal_play_of_some_roll(observation)
                 state = state._resync(observation, game.turn.opponent, out)
+                if explained:
+                    # Several rolls' legal plays leave this board: the roll is in
+                    # doubt, the position is not (the thrower's checkers are where
+                    # the record has them, the mover's where a legal play put them),
+                    # so the next plays are not judged leniently (rendered
+                    # 28de820384cd seed 9: 4-3 or 5-2, the same board, and the
+                    # thrower's planted one_die mistake right after it not called).
+                    before = self.parted if self.parted is not None else self.resynced
+                    state = replace(state, resynced=max(0, before - 1))
         elif all(d.side == opponent_half for d in seen) and self.taken_back \
                 and _a_throw(seen) and self.call is None:
             # The last throw was picked up with nothing moved: it may have been the
@@ -1498,8 +1508,29 @@ class Referee:
         session = self.session.apply(Roll(player, roll))
         out.emit("roll", colour_name(player), dice=list(roll), inferred=True)
         state = replace(self, session=session, stage=Stage.PLAY, glimpsed=(), dice_down=())
+        if self.parted is not None and self.resynced == RESYNC_PLAYS:
+            # The board parted from the record (a ``moved`` warning, the next plays
+            # lenient) and exactly one roll's legal play explains it: the parting was
+            # this play, made with dice the camera missed, and the record is back with
+            # the board.  No doubt left, so the lenience goes back to what it was
+            # (rendered 28de820384cd seed 28: a 6-6 unseen, inferred from the play at
+            # the opponent's throw, and the opponent's planted one_die mistake right
+            # after it judged leniently, not called).
+            state = replace(state, resynced=self.parted, parted=None)
         judgement = judge_play(game.position, reading, self.seating, roll)
         return state._record_play(judgement, out)
+
+    def _a_legal_play_of_some_roll(self, observation: Observation) -> bool:
+        """Whether the board is a legal play of the player on turn for some roll with
+        the dice seen of their throw (``glimpsed``; any roll when none was seen)."""
+        game = self.game
+        assert self.seating is not None
+        try:
+            reading = read_board(observation)
+        except BoardReadError:
+            return False
+        return any(judge_play(game.position, reading, self.seating, roll).kind == "legal"
+                   for roll in rolls_with(self.glimpsed))
 
     def _check_cube(self, observation: Observation, out: "_Out") -> "Referee":
         """The cube on the board should be where the record says it is."""
