@@ -121,8 +121,9 @@ def test_a_four_with_two_pips_of_its_side_is_read_as_the_four() -> None:
     # contrasting less, are no longer linked with the four either: both left out)
     # (rim_strays_from None as then: counting the side face's edge, reaching in from
     # the stray-mark disc's rim, is what failed that six)
+    # (small_die None too: read again as a smaller die, the window finds the four alone)
     truth, now, before = rendered(3, 57, hires=False, before=lambda c: replace(
-        c, detect=replace(c.detect, parts=False, rim_strays_from=None,
+        c, small_die=None, detect=replace(c.detect, parts=False, rim_strays_from=None,
                           faces=replace(c.detect.faces, max_contrast_ratio=None))))
     assert sorted(v for v, _ in truth) == [4, 6]
     assert sorted(v or 0 for v, _ in now) == [4, 6]
@@ -131,7 +132,9 @@ def test_a_four_with_two_pips_of_its_side_is_read_as_the_four() -> None:
 
 def test_a_blurred_small_six_is_read_with_the_stricter_pip_threshold() -> None:
     # tan-leather, black dice 14 pixels wide in the frame: blur joins the six's rows
-    truth, now, before = rendered(3, 24)
+    # (small_die None too: read as a smaller die, the six's rows part at the first threshold)
+    truth, now, before = rendered(3, 24, before=lambda c: replace(
+        c, split_offset=None, small_die=None, detect=replace(c.detect, lone_min_ratio=0.5)))
     assert sorted(v for v, _ in truth) == [5, 6]
     assert sorted(v or 0 for v, _ in now) == [5, 6]
     assert sorted(v or 0 for v, _ in before) == [5]
@@ -206,7 +209,7 @@ def test_a_one_linked_with_a_faint_blob_past_its_die_is_read() -> None:
     # it made a two, which failed the stray-mark check, and the die was lost (the blob,
     # contrasting less, is no longer linked with the one either: both left out)
     truth, now, before = rendered(11, 230, before=lambda c: replace(
-        c, detect=replace(c.detect, parts=False,
+        c, small_die=None, detect=replace(c.detect, parts=False,
                           faces=replace(c.detect.faces, max_contrast_ratio=None))))
     assert sorted(v for v, _ in truth) == [1, 4]
     assert sorted(v or 0 for v, _ in now) == [1, 4]
@@ -216,16 +219,18 @@ def test_a_one_linked_with_a_faint_blob_past_its_die_is_read() -> None:
 def test_no_one_is_taken_out_of_a_cocked_three() -> None:
     # a black three cocked against a white checker fails the stray-mark check (the
     # checker shows past its slanted face); its corner pip alone would pass it, but
-    # the pips left out lie on that one's face; and a one has no round pip near it
+    # the pips left out lie on that one's face; and a one has no round pip near it (read
+    # again as a smaller die, BoardDiceConfig.small_die, the three itself is read)
     truth, now, before = rendered(11, 62, before=lambda c: replace(
-        c, detect=replace(c.detect, part_gap=0.0, lone_clear=0.0)))
+        c, small_die=None, detect=replace(c.detect, part_gap=0.0, lone_clear=0.0)))
     three = next(centre for value, centre in truth if value == 3)
-    assert not any(math.dist(c, three) < 15 for _, c in now)
+    assert [v for v, c in now if math.dist(c, three) < 15] == [3]
     assert any(v == 1 and math.dist(c, three) < 15 for v, c in before)
     for alone in (replace(BoardDiceConfig().detect, part_gap=0.0),
                   replace(BoardDiceConfig().detect, lone_clear=0.0)):
         _, _, read = rendered(11, 62, before=lambda c, d=alone: replace(
-            c, detect=replace(c.detect, part_gap=d.part_gap, lone_clear=d.lone_clear)))
+            c, small_die=None,
+            detect=replace(c.detect, part_gap=d.part_gap, lone_clear=d.lone_clear)))
         assert not any(math.dist(c, three) < 15 for _, c in read)
 
 

@@ -123,6 +123,21 @@ class BoardDiceConfig:
     them), make a die 0.57-0.71 times its size; flat twos and threes read right made
     0.68-1.2 (12-17 mm dice).  Only for such faces: read every time the second threshold
     cost cocked dice (``split_offset``)."""
+    small_die: float | None = 0.87
+    """A window where no face of a plausible size is found is read again as if dice were
+    this many times ``die_size`` (the window warped at the scale that makes such a die
+    ``die_pixels`` wide, every size-bound test at that size), None for never.  Dice are
+    12-17 mm on 450-540 mm fields, 0.74-1.26 of the configured 3 %, and most of the dice
+    missed were the small ones: read at the configured scale a 12-13 mm die's pips are
+    small for the pip search, its stray-mark disc reaches past its edges and a cocked
+    one's side face, and its pips link with the board's marks (renders, tune seeds 21 and
+    22 as the pipeline reads them, 484 dice: 12 of the 13 missed were 12-14.4 mm).  Read
+    again at 0.87 the 2x still found 471 -> 478 (7 of 10 cocked dice missed), 2 of them
+    misread (cocked 35-44 degrees, a side face read as the top), false dice 3 -> 4 (a one
+    on a marbled checker's pattern); from the frame 446 -> 462, false 2 -> 2.  At 0.9 or
+    0.84 fewer were found and more false; with 1.15 as well (big dice) 4 more false dice,
+    none found.  Only where nothing was found: read so everywhere (every die at the scene's
+    own size) lost as many dice as it found and added false twos."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -157,8 +172,6 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                             config: BoardDiceConfig = BoardDiceConfig()) -> list[BoardDie]:
     """As :func:`read_board_dice`, with field positions and the cocked reasons."""
     source, source_map = _source(frame, field_map, hires, scale)
-    width = round(config.die_pixels / config.die_size)
-    rect_w, rect_h = profile.rectified_size(width)
     nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
     height = calibrated_height(field_map, (frame.shape[1], frame.shape[0]), profile.field_aspect,
                                config.pose)
@@ -169,24 +182,32 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, propose,
                         checker_mask)
     faces: list[tuple[Face, npt.NDArray[np.uint8], tuple[float, float],
-                      tuple[float, float]]] = []
+                      tuple[float, float], BoardDiceConfig, int]] = []
+    sizes = [config] if config.small_die is None else [
+        config, replace(config, die_size=config.die_size * config.small_die)]
     for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
-        read = read_window(source, source_map, window, (rect_w, rect_h), nadir, config)
-        gray, origin, local_nadir = read.gray, read.origin, read.nadir
-        for face in read.faces:
-            u = origin[0] + face.center[0] / rect_w
-            v = origin[1] + face.center[1] / rect_h
-            if not window.holds(u, v):
-                continue  # a die cut by the window's edge: its own window reads it
-            if _row_goes_on_outside(face, gray.shape, origin, source, source_map,
-                                    (rect_w, rect_h), config):
-                continue
-            faces.append((face, gray, (u, v), local_nadir))
+        for sized in sizes:  # the configured size, then smaller dice where none was found
+            rect_w, rect_h = profile.rectified_size(round(sized.die_pixels / sized.die_size))
+            read = read_window(source, source_map, window, (rect_w, rect_h), nadir, sized)
+            gray, origin, local_nadir = read.gray, read.origin, read.nadir
+            sized_right = False
+            for face in read.faces:
+                u = origin[0] + face.center[0] / rect_w
+                v = origin[1] + face.center[1] / rect_h
+                if not window.holds(u, v):
+                    continue  # a die cut by the window's edge: its own window reads it
+                if _row_goes_on_outside(face, gray.shape, origin, source, source_map,
+                                        (rect_w, rect_h), sized):
+                    continue
+                sized_right = sized_right or _sized(face, sized)
+                faces.append((face, gray, (u, v), local_nadir, sized, rect_w))
+            if sized_right:
+                break
     found: list[BoardDie] = []
-    for face, gray, uv, local_nadir in faces:
+    for face, gray, uv, local_nadir, sized, rect_w in faces:
         # the other dice found can hold this one tilted (the pose test's support)
-        others = [other for _, _, other, _ in faces if other != uv]
-        die = _board_die(face, gray, uv, field_map, profile, checker_mask, config,
+        others = [other for _, _, other, _, _, _ in faces if other != uv]
+        die = _board_die(face, gray, uv, field_map, profile, checker_mask, sized,
                          local_nadir, rect_w, camera_height=height, scale=scale, others=others)
         if die is not None:
             found.append(die)
@@ -204,8 +225,7 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     (the wrong size, off the field, a lone blob on the bar).  ``camera_height`` (field
     widths), ``scale`` (of the image read over ``field_map``'s) and ``others`` (the
     field points of the other dice found) serve the pose test."""
-    tolerance = config.one_size_tolerance if face.value == 1 else config.size_tolerance
-    if abs(face.die_size / config.die_pixels - 1.0) > tolerance:
+    if not _sized(face, config):
         return None
     u, v = uv
     m = config.field_margin
@@ -240,6 +260,13 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(None if face.unsure else face.value, centre, pose.flat, on, profile.half(u), box)
     return BoardDie(die, (u, v), pose.reasons)
+
+
+def _sized(face: Face, config: BoardDiceConfig) -> bool:
+    """True when the die ``face``'s pips make is of the configured size, within
+    ``size_tolerance`` (``one_size_tolerance`` for a one)."""
+    tolerance = config.one_size_tolerance if face.value == 1 else config.size_tolerance
+    return abs(face.die_size / config.die_pixels - 1.0) <= tolerance
 
 
 def _by_a_rim(centre: tuple[float, float], die: float, mask: npt.NDArray[np.generic],
