@@ -137,7 +137,16 @@ class BoardDiceConfig:
     on a marbled checker's pattern); from the frame 446 -> 462, false 2 -> 2.  At 0.9 or
     0.84 fewer were found and more false; with 1.15 as well (big dice) 4 more false dice,
     none found.  Only where nothing was found: read so everywhere (every die at the scene's
-    own size) lost as many dice as it found and added false twos."""
+    own size) lost as many dice as it found and added false twos.  Only in a still unless
+    ``small_die_in_frame``."""
+    small_die_in_frame: bool = False
+    """Also read windows again at ``small_die`` when the dice are read from the frame
+    itself (no still).  Off: it costs the per-frame path about half a millisecond a
+    rendered frame and more on the real frames, whose bar hinges and glints open windows
+    with no die every frame (``bench/vision_speed.py`` back to back, dice stage median CPU
+    4.7 and 5.1 ms before, 5.1 and 5.6 after; real frames 8.6 and 9.6, 11.2 and 10.3),
+    while a settled throw is read from a still anyway (:mod:`vision.stills`); from the
+    frame it found 446 -> 462 of 484 dice on the tune seeds, no false die more."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -183,8 +192,9 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                         checker_mask)
     faces: list[tuple[Face, npt.NDArray[np.uint8], tuple[float, float],
                       tuple[float, float], BoardDiceConfig, int]] = []
-    sizes = [config] if config.small_die is None else [
-        config, replace(config, die_size=config.die_size * config.small_die)]
+    sizes = [config]
+    if config.small_die is not None and (hires is not None or config.small_die_in_frame):
+        sizes.append(replace(config, die_size=config.die_size * config.small_die))
     for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
         for sized in sizes:  # the configured size, then smaller dice where none was found
             rect_w, rect_h = profile.rectified_size(round(sized.die_pixels / sized.die_size))
