@@ -242,6 +242,13 @@ class Referee:
     """RESTORE: the position before the play has been seen again."""
     replay: PlayJudgement | None = None
     """RESTORE: the legal board shown as the replay, recorded when the opponent acts."""
+    stood: tuple[Player, tuple[tuple[int, int, int], ...]] | None = None
+    """*Players* mode: the mover of the last illegal play the record took as played, and
+    how the board of the one legal play a checker away from it differs from that
+    play's board ((place, light, dark) as in ``misread``): a misreading the record
+    took over, should the mover's next play be legal only with it set right
+    (:meth:`_from_stood`).  None when no such legal play, or once the mover's next
+    play is judged."""
     went_on: tuple[Observation, tuple[Die, ...]] | None = None
     """RESTORE: the board (not put right) on which the opponent threw into their half,
     and that throw's dice: the opponent's checkers moving on from it show that the
@@ -1261,8 +1268,9 @@ class Referee:
         """The rolls, one die of the dice read taken as showing another value (``pairs``
         of value read and value shown, in their order: by default
         ``Plausibility.pips_missed``), that make the board a legal play with both dice
-        played: a play of one die (the other unplayable) is what a die left unplayed
-        looks like (960b5e2b053c seed 16)."""
+        played (all four when the roll read again is a double: a 6-6 read as 6-3 and
+        played in full, rendered 28de820384cd seed 44): a play of one die (the other
+        unplayable) is what a die left unplayed looks like (960b5e2b053c seed 16)."""
         game = self.game
         assert game.dice is not None and self.seating is not None
         fits: list[tuple[int, int]] = []
@@ -1273,8 +1281,9 @@ class Referee:
                     continue
                 roll = (max(shown, other), min(shown, other))
                 again = judge_play(game.position, reading, self.seating, roll)
+                whole = 4 if roll[0] == roll[1] else 2
                 if roll not in fits and again.kind == "legal" and again.play is not None \
-                        and len(again.play.moves) == 2:
+                        and len(again.play.moves) == whole:
                     fits.append(roll)
         return fits
 
@@ -1782,6 +1791,14 @@ class Referee:
             if rebased is not None:
                 state = rebased
                 judgement = PlayJudgement("legal", None, "")
+        if judgement.kind == "illegal" and not self.resynced and reading is not None and \
+                self.settings.mode == "players" and self.stood is not None and \
+                self.stood[0] == game.turn and judgement.after is not None and \
+                judgement.after.winner() is None:
+            rebased = state._from_stood(reading, out)
+            if rebased is not None:
+                state = rebased
+                judgement = PlayJudgement("legal", None, "")
         if judgement.kind == "illegal" and self.resynced and judgement.after is not None:
             # Judged from a board taken as it stood: it may have caught this play
             # half-way.  A look, and the game goes on from the board as it is now.
@@ -1876,6 +1893,59 @@ class Referee:
         state = replace(state, session=state.session.apply(Roll(game.turn, game.dice)))
         return state._record_play(judged, out)
 
+    def _stood_shift(self, judgement: PlayJudgement
+                     ) -> tuple[Player, tuple[tuple[int, int, int], ...]] | None:
+        """For :attr:`stood`: the mover and the difference from the illegal play's board
+        to the one legal play a checker away from it (``nearest_legal``), or None."""
+        game = self.game
+        if self.seating is None or game.dice is None or judgement.after is None:
+            return None
+        near = nearest_legal(game.position, judgement.after, game.dice)
+        if near is None or near.after is None:
+            return None
+        legal = to_physical(near.after, self.seating, LIGHT)
+        seen = to_physical(judgement.after, self.seating, LIGHT)
+        places = [*zip(legal.points, seen.points, strict=True), (legal.bar, seen.bar),
+                  (legal.off, seen.off)]
+        return game.turn, tuple((place, a.light - b.light, a.dark - b.dark)
+                                for place, (a, b) in enumerate(places)
+                                if (a.light, a.dark) != (b.light, b.dark))
+
+    def _from_stood(self, reading: BoardReading, out: "_Out") -> "Referee | None":
+        """*Players* mode: an illegal-looking play that is legal from the record with the
+        mover's last illegal play, which stood, set right to the one legal play a
+        checker away from it (:attr:`stood`): that play was a misreading the record took
+        over (rendered 28de820384cd seed 72: ``3/off 2/off`` read ``3/off``, a stack of
+        six read as seven and the tray one short; the next play, read right, looked
+        like three checkers borne off with 5-1).  Recorded from there (a ``look``
+        warning and a divergence), no verdict against it; None when that is not legal
+        either."""
+        game = self.game
+        if self.seating is None or game.dice is None or self.stood is None or \
+                not reading.off_seen:
+            return None
+        record = to_physical(game.position, self.seating, LIGHT)
+        places = _shifted((*record.points, record.bar, record.off), self.stood[1], 1)
+        if places is None:
+            return None
+        counts = tuple(PhysicalCounts(*c) for c in places if c is not None)
+        fixed = BoardReading(replace(reading.board, points=counts[:-2], bar=counts[-2],
+                                     off=counts[-1]), True)
+        try:
+            start = position_of(fixed, self.seating, game.turn)
+        except BoardReadError:
+            return None
+        judged = judge_play(start, reading, self.seating, game.dice)
+        if judged.kind != "legal" or judged.play is None:
+            return None
+        out.warn("look", f"{colour_name(game.turn)}'s play is legal once their last play, "
+                         "which stood as read, is taken as the legal play a checker away: "
+                         "the record follows", move=judged.move, resync=True)
+        state = self._diverge(start, "an illegal play that stood was a misreading; the game "
+                                     "went on from the legal play a checker away")
+        state = replace(state, session=state.session.apply(Roll(game.turn, game.dice)))
+        return state._record_play(judged, out)
+
     def _unmoved(self, observation: Observation, after: Position) -> bool:
         """Whether the board after the dice were picked up (``after``, read from
         ``observation``) shows nothing moved: it is the record's position, or is once
@@ -1927,7 +1997,8 @@ class Referee:
                         undo_point=Snapshot(self.session, self.divergences),
                         restored=False, message="", last_move=judgement.move,
                         resynced=max(0, self.resynced - 1), parted=None,
-                        rereads=())
+                        rereads=(), stood=None if self.stood is not None
+                        and self.stood[0] == mover else self.stood)
         return state._after_result(len(self.session.games), out)
 
     def _call_now(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
@@ -1953,7 +2024,8 @@ class Referee:
         state = self._diverge(judgement.after.with_turn(mover.opponent),
                               f"{colour_name(mover)}'s illegal play {judgement.move} stood")
         state = replace(state, call=window, undo_point=snapshot, stage=Stage.ROLL,
-                        message="CALL?", last_move=judgement.move)
+                        message="CALL?", last_move=judgement.move,
+                        stood=self._stood_shift(judgement))
         return state._after_result(len(self.session.games), out)
 
     def _diverge(self, position: Position, why: str) -> "Referee":
