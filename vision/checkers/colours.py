@@ -144,6 +144,31 @@ def split_colours(colours: list[Lab], model: ColourModel | None = None,
     return [bool(k == light_index) for k in np.argmin(d, axis=1)]
 
 
+def colour_leans(colours: list[Lab], light: list[bool], model: ColourModel | None = None,
+                 config: ColourConfig | None = None) -> list[float]:
+    """How far each colour leans to the light side (positive) or the dark side, as
+    :func:`split_colours` told them apart (``light``): its weighted Lab distance from the
+    dark colour less that from the light (the model's colours, else the means of the
+    circles told each way); with one colour only, its lightness less
+    ``config.lightness`` (weighted alike).  A point's checkers are one colour, and a
+    point whose circles split evenly takes the side its circles lean to together (see
+    ``CountConfig.tie_lean``)."""
+    config = config or ColourConfig()
+    if not colours:
+        return []
+    w = _weights(config.lightness_weight)
+    samples = np.array(colours, dtype=np.float64) * w
+    flags = np.array(light, dtype=bool)
+    if model is not None:
+        bright, dark = np.array(model.light) * w, np.array(model.dark) * w
+    elif flags.all() or not flags.any():
+        return [float((c[0] - config.lightness) * w[0]) for c in colours]
+    else:
+        bright, dark = samples[flags].mean(axis=0), samples[~flags].mean(axis=0)
+    leans = np.linalg.norm(samples - dark, axis=1) - np.linalg.norm(samples - bright, axis=1)
+    return [float(v) for v in leans]
+
+
 def weak_guess(colours: list[Lab], light: list[bool],
                config: ColourConfig | None = None) -> bool:
     """Whether circles all of one colour (``light`` as :func:`split_colours` gave it, no

@@ -68,6 +68,13 @@ class CountConfig:
     one_colour: bool = True
     """A point's checkers are all of one colour (a point is never shared): the majority
     decides.  Off, every checker keeps its own colour."""
+    tie_lean: bool = True
+    """A point whose circles were told light and dark in equal numbers takes the colour
+    they lean to together (the sum of their :func:`.colours.colour_leans`), when the
+    caller gives the leans: a black checker under a lamp's glare on an outermost point
+    (its face lit, 116 against the set's 12-58 and the white's 144-221) made a point of
+    two blacks a tie, and a tie went to light (vision_accuracy's tune seed 27, scene 47:
+    two black read as two white).  Off, or without leans: a tie is light."""
     presume_totals: bool = True
     """With no totals given, take those the rules imply (fifteen for a side that is not
     bearing off, fifteen less the tray's for one that may be; see :mod:`.totals`) to
@@ -136,7 +143,8 @@ class CheckerCount:
 def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfile,
                    size: tuple[int, int], config: CountConfig | None = None,
                    radius: float | None = None, on_board: Counts | None = None,
-                   off: TrayReading | None = None, turnable: bool = False) -> CheckerCount:
+                   off: TrayReading | None = None, turnable: bool = False,
+                   lean: list[float] | None = None) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
@@ -150,6 +158,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     about the thickness it guessed (see :class:`.tray.TrayReading`).
     ``turnable``: the circles are all of one colour by a lightness that said little (a
     red face), and the tray's counts may turn them (see ``config.tray_tolerance``).
+    ``lean``: per circle, how far its colour leans to light (see ``config.tie_lean``).
     """
     config = config or CountConfig()
     if radius is None:
@@ -158,12 +167,16 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         keep = _not_strays(circles, profile, size, radius, config)
         circles = [c for c, k in zip(circles, keep, strict=True) if k]
         light = [f for f, k in zip(light, keep, strict=True) if k]
-    result = _count(circles, light, profile, size, config, radius, on_board, off)
+        if lean is not None:
+            lean = [v for v, k in zip(lean, keep, strict=True) if k]
+    if not config.tie_lean:
+        lean = None
+    result = _count(circles, light, profile, size, config, radius, on_board, off, lean)
     if turnable and on_board is None and off is not None and config.tray_tolerance >= 0 \
             and light and len(set(light)) == 1 \
             and _tray_says_other(result, off.counts, config.tray_tolerance):
         return _count(circles, [not f for f in light], profile, size, config, radius, None,
-                      off)
+                      off, None if lean is None else [-v for v in lean])
     return result
 
 
@@ -184,7 +197,8 @@ def _tray_says_other(result: CheckerCount, off: Counts, tolerance: int) -> bool:
 
 def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
            size: tuple[int, int], config: CountConfig, radius: float,
-           on_board: Counts | None, off: TrayReading | None) -> CheckerCount:
+           on_board: Counts | None, off: TrayReading | None,
+           lean: list[float] | None = None) -> CheckerCount:
     """:func:`count_checkers` after the strays are left out."""
     width, height = size
     where = assign(circles, light, profile, size, config)
@@ -218,7 +232,9 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         stack = read_stack([rail_distance(i, point) for i in chain], point >= 12, frame,
                            config.stacks, [circles[i].covered for i in chain],
                            [side * (circles[i].x - line) for i in chain])
-        stacks[point] = (stack, 2 * sum(light[i] for i in chain) >= len(chain))
+        votes = 2 * sum(light[i] for i in chain)
+        stacks[point] = (stack, votes > len(chain) or (votes == len(chain) and (
+            lean is None or sum(lean[i] for i in chain) >= 0.0)))
     wanted: Counts | tuple[int | None, int | None] | None = on_board
     tray = None
     if on_board is None and config.presume_totals:

@@ -7,6 +7,7 @@ from vision.checkers.colours import (
     ColourConfig,
     ColourModel,
     circle_colours,
+    colour_leans,
     split_colours,
     weak_guess,
 )
@@ -55,12 +56,16 @@ class CheckerEvidence:
     radius: float
     turnable: bool
     config: CheckerConfig
+    lean: list[float] | None = None
+    """Per circle, how far its colour leans to the light side (see
+    :func:`.colours.colour_leans`): settles a point whose circles split evenly."""
 
     def count(self, on_board: Counts | None = None,
               off: TrayReading | None = None) -> CheckerCount:
         """The counts (see :func:`read_checkers` for ``on_board`` and ``off``)."""
         return count_checkers(self.circles, self.light, self.profile, self.size,
-                              self.config.count, self.radius, on_board, off, self.turnable)
+                              self.config.count, self.radius, on_board, off, self.turnable,
+                              self.lean)
 
 
 def measure_checkers(field_image: Image, profile: BoardProfile, *,
@@ -79,7 +84,8 @@ def measure_checkers(field_image: Image, profile: BoardProfile, *,
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)
     turnable = model is None and weak_guess(colours, light, config.colours)
-    return CheckerEvidence(circles, light, profile, (width, height), radius, turnable, config)
+    return CheckerEvidence(circles, light, profile, (width, height), radius, turnable, config,
+                           colour_leans(colours, light, model, config.colours))
 
 
 def read_checkers(field_image: Image, profile: BoardProfile, *,
