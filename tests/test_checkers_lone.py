@@ -56,3 +56,19 @@ def test_a_lone_circle_between_two_slots_is_no_checker() -> None:
     assert _counts({**stacks, 17: [0.45]})[17] == 0
     assert _counts({**stacks, 17: [0.15]})[17] == 1
     assert _counts({**stacks, 17: [0.55]}, CountConfig(lone_phase=0.0))[17] == 2
+
+
+def test_a_short_side_with_no_full_row_stays_as_read() -> None:
+    """Fourteen light spread over two quarters, as a side hit after it began bearing off
+    is (the real frame test8: fourteen white, one on the bar, the fifteenth borne off out
+    of view): the rules' fifteen asks for one more, but no stack is a full row with room
+    for a layer nothing shows, so none is given one.  The same side with one of its rows
+    full (five) would be: the limit of ``StackConfig.lone_room``, which only the caller's
+    totals or a tray in view showing its colour lift."""
+    stacks = {23: [0.0, 1.0, 2.0], 20: [0.0, 1.0, 2.0, 3.0], 14: [0.0, 1.0, 2.0, 3.0],
+              12: [0.0, 1.0, 2.0], 0: [0.0, 1.0]}
+    read = _counts(stacks)
+    assert [read[p] for p in (23, 20, 14, 12)] == [3, 4, 4, 3]
+    full = {**stacks, 20: [0.0, 1.0, 2.0, 3.0, 4.0], 14: [0.0, 1.0, 2.0]}
+    assert _counts(full)[20] == 6
+    assert _counts(full, CountConfig(stacks=StackConfig(lone_room=0)))[20] == 5
