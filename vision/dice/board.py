@@ -273,8 +273,8 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                 or between_checkers(centre, max(box[2], box[3]), checker_mask,
                                     config.checker)):
             return None
-        if face.value <= 2 and pose.flat and in_a_waist(centre, max(box[2], box[3]),
-                                                        checker_mask, config.checker):
+        if face.value <= 2 and in_a_waist(centre, max(box[2], box[3]), checker_mask,
+                                          config.checker):
             return None  # the board where two checkers touch (CheckerTestConfig.waist)
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(None if face.unsure else face.value, centre, pose.flat, on, profile.half(u), box)

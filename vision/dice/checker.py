@@ -38,7 +38,7 @@ class CheckerTestConfig:
     touches both of); renders: the wedges where two checkers of a point meet, lit,
     read as ones once the quick look also proposed fainter blobs."""
     waist: float = 0.35
-    """A flat one or two whose centre lies on the checkers but within this many die edges
+    """A one or two whose centre lies on the checkers but within this many die edges
     of their edge is the board showing where two checkers of a point touch, not a die:
     the checker mask, drawn from the circles found, closes that gap, so the wedge of
     board there lies on the mask, a lone light blob (a one) or two of them either side
@@ -46,7 +46,11 @@ class CheckerTestConfig:
     resting on a checker lies well inside it (renders: its centre within 0.15 radii of
     the checker's, a die edge or more from the rim), and one leaning on a checker from
     beside it has checker on one side only.  Renders of tune seeds 21 and 22 (800
-    scenes): all four false dice left were such wedges."""
+    scenes): all four false dice left were such wedges.  Flat or not: the pose test
+    (:mod:`.pose`) calls such a wedge cocked when its "top face" is squashed with nothing
+    to lean on (a7eeb76: two of them back as false dice on tune seeds 21 and 22); on tune
+    seeds 21-24 as the pipeline reads them (899 dice, 118 cocked) applying the rule
+    whatever the pose took both out and lost no die."""
 
 
 def on_checker(center: Pixel, die_size: float, mask: npt.NDArray[np.generic],
