@@ -12,10 +12,12 @@ follows that board (a ``look`` warning with ``resync``, a divergence) and the pl
 recorded as legal; a play illegal from there too is judged illegal as before.
 """
 
+from dataclasses import replace
+
 import pytest
 
 from controller.referee.events import RefereeEvent
-from controller.referee.machine import Referee, Stage
+from controller.referee.machine import Referee, Stage, _Out
 from controller.referee.settings import RefereeSettings
 from controller.rules.notation import parse_play
 from controller.rules.physical import Seating
@@ -82,3 +84,10 @@ def test_a_next_play_illegal_from_there_too_is_judged_illegal(seating: Seating) 
     assert [p[:2] for p in _plays(events)] == [("light", False), ("dark", True),
                                                ("light", False)]
     assert not any(e.data.get("resync") for e in events if e.event == "warning")
+
+
+def test_what_a_stood_play_kept_is_dropped_when_a_new_game_starts() -> None:
+    # A new game's record owes nothing to the last game's misreadings (nor does a
+    # resync's: the record is then taken afresh from the board).
+    kept = replace(Referee.new(PLAYERS), stood=(LIGHT, ((1, 1, 0), (25, -1, 0))))
+    assert kept._start_game(SEATINGS[0], _Out(0.0)).stood is None

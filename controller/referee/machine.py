@@ -247,8 +247,8 @@ class Referee:
     how the board of the one legal play a checker away from it differs from that
     play's board ((place, light, dark) as in ``misread``): a misreading the record
     took over, should the mover's next play be legal only with it set right
-    (:meth:`_from_stood`).  None when no such legal play, or once the mover's next
-    play is judged."""
+    (:meth:`_from_stood`).  None when no such legal play, once the mover's next
+    play is judged, and after a resync or a new game (the record taken afresh)."""
     went_on: tuple[Observation, tuple[Die, ...]] | None = None
     """RESTORE: the board (not put right) on which the opponent threw into their half,
     and that throw's dice: the opponent's checkers moving on from it show that the
@@ -575,7 +575,7 @@ class Referee:
                  home=seating.home.value, cube=self.game.cube_value)
         return replace(self, stage=Stage.OPENING, seating=seating, setup_differences=(),
                        games_started=number, message="OPENING ROLL", undo_point=None,
-                       call=None, dice_down=(), glimpsed=())
+                       call=None, dice_down=(), glimpsed=(), stood=None, went_on=None)
 
     # OPENING --------------------------------------------------------------
 
@@ -895,7 +895,8 @@ class Referee:
         state = self._diverge(board, "the camera lost the thread; the game went on from "
                                      "the board as the camera saw it")
         return replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
-                       call=None, before_roll=None, resynced=RESYNC_PLAYS, parted=None)
+                       call=None, before_roll=None, resynced=RESYNC_PLAYS, parted=None,
+                       stood=None)
 
     def _set_up_again(self, observation: Observation) -> bool:
         """Whether the board shows the starting position while the record's game has
