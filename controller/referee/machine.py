@@ -1869,30 +1869,12 @@ class Referee:
         read right again), so the play is recorded from that board (a ``look`` warning
         and a divergence), never left open to a call.  None when it is not legal from
         there (or that board cannot be read)."""
-        game = self.game
-        if self.seating is None or game.dice is None or not reading.off_seen:
-            return None
-        record = to_physical(game.position, self.seating, LIGHT)
-        places = _shifted((*record.points, record.bar, record.off), self.misread, 1)
-        if places is None:
-            return None
-        counts = tuple(PhysicalCounts(*c) for c in places if c is not None)
-        thrown = BoardReading(replace(reading.board, points=counts[:-2], bar=counts[-2],
-                                      off=counts[-1]), True)
-        try:
-            start = position_of(thrown, self.seating, game.turn)
-        except BoardReadError:
-            return None
-        judged = judge_play(start, reading, self.seating, game.dice)
-        if judged.kind != "legal" or judged.play is None:
-            return None
-        out.warn("look", f"{colour_name(game.turn)}'s play is legal from the board the throw "
-                         "lay on, which the record had otherwise: the record follows the "
-                         "board", move=judged.move, resync=True)
-        state = self._diverge(start, "the camera's record parted from the board; the game "
-                                     "went on from the board the throw lay on")
-        state = replace(state, session=state.session.apply(Roll(game.turn, game.dice)))
-        return state._record_play(judged, out)
+        return self._legal_from_shifted(
+            reading, self.misread, out,
+            "'s play is legal from the board the throw lay on, which the record had "
+            "otherwise: the record follows the board",
+            "the camera's record parted from the board; the game went on from the board "
+            "the throw lay on")
 
     def _stood_shift(self, judgement: PlayJudgement
                      ) -> tuple[Player, tuple[tuple[int, int, int], ...]] | None:
@@ -1921,29 +1903,42 @@ class Referee:
         like three checkers borne off with 5-1).  Recorded from there (a ``look``
         warning and a divergence), no verdict against it; None when that is not legal
         either."""
+        if self.stood is None:
+            return None
+        return self._legal_from_shifted(
+            reading, self.stood[1], out,
+            "'s play is legal once their last play, which stood as read, is taken as the "
+            "legal play a checker away: the record follows",
+            "an illegal play that stood was a misreading; the game went on from the legal "
+            "play a checker away")
+
+    def _legal_from_shifted(self, reading: BoardReading,
+                            shift: tuple[tuple[int, int, int], ...], out: "_Out",
+                            look: str, divergence: str) -> "Referee | None":
+        """The play recorded from the record shifted by ``shift`` (place, light, dark
+        added) when it is legal from there: a ``look`` warning (the mover's name then
+        ``look``), a divergence from that board (``divergence``) and the play; None when
+        it is not legal from there, that board cannot be read, or the tray is not seen
+        (the shifted board's borne-off counts could not be checked)."""
         game = self.game
-        if self.seating is None or game.dice is None or self.stood is None or \
-                not reading.off_seen:
+        if self.seating is None or game.dice is None or not reading.off_seen:
             return None
         record = to_physical(game.position, self.seating, LIGHT)
-        places = _shifted((*record.points, record.bar, record.off), self.stood[1], 1)
+        places = _shifted((*record.points, record.bar, record.off), shift, 1)
         if places is None:
             return None
         counts = tuple(PhysicalCounts(*c) for c in places if c is not None)
-        fixed = BoardReading(replace(reading.board, points=counts[:-2], bar=counts[-2],
-                                     off=counts[-1]), True)
+        shifted = BoardReading(replace(reading.board, points=counts[:-2], bar=counts[-2],
+                                       off=counts[-1]), True)
         try:
-            start = position_of(fixed, self.seating, game.turn)
+            start = position_of(shifted, self.seating, game.turn)
         except BoardReadError:
             return None
         judged = judge_play(start, reading, self.seating, game.dice)
         if judged.kind != "legal" or judged.play is None:
             return None
-        out.warn("look", f"{colour_name(game.turn)}'s play is legal once their last play, "
-                         "which stood as read, is taken as the legal play a checker away: "
-                         "the record follows", move=judged.move, resync=True)
-        state = self._diverge(start, "an illegal play that stood was a misreading; the game "
-                                     "went on from the legal play a checker away")
+        out.warn("look", colour_name(game.turn) + look, move=judged.move, resync=True)
+        state = self._diverge(start, divergence)
         state = replace(state, session=state.session.apply(Roll(game.turn, game.dice)))
         return state._record_play(judged, out)
 
