@@ -249,6 +249,17 @@ class Referee:
     took over, should the mover's next play be legal only with it set right
     (:meth:`_from_stood`).  None when no such legal play, once the mover's next
     play is judged, and after a resync or a new game (the record taken afresh)."""
+    tray_derived: bool = False
+    """ROLL and PLAY: the board now seen had a tray whose count the record shows
+    cannot be right (:meth:`_tray_derived`), and is read as if no tray were in view:
+    a play judged from it is recorded as a ``look`` ("taken as"), never called."""
+    tray_doubted: bool = False
+    """PLAY: a board of this turn, from the throw (or the wait for it) to the dice picked
+    up, had its tray's count derived: a tray just read wrong may be read wrong again
+    within the board's fifteen (the vision holds the tray to the board within two), so
+    the play is not called even once the checkers add up (rendered 28de820384cd seed
+    125: a tray read three short at 1-1, and dark's 3-3 after it read with a stack of
+    six as eight and the tray two short, adding up: a false call)."""
     went_on: tuple[Observation, tuple[Die, ...]] | None = None
     """RESTORE: the board (not put right) on which the opponent threw into their half,
     and that throw's dice: the opponent's checkers moving on from it show that the
@@ -362,7 +373,14 @@ class Referee:
             # Never a board state (the stabiliser does not pass these on; a raw line might).
             return self
         observation = _with_off_field(observation)
-        state = self._forget_picked_up(observation)
+        derived = self._tray_derived(observation)
+        if derived is not None or self.tray_derived:
+            observation = observation if derived is None else derived
+            state = replace(self, tray_derived=derived is not None,
+                            tray_doubted=self.tray_doubted or derived is not None
+                            )._forget_picked_up(observation)
+        else:
+            state = self._forget_picked_up(observation)
         seen = split_dice(observation.dice, state.ignored, self.settings.die_tolerance)[1]
         seen = tuple(d for d in seen if d.side is None or not any(
             _the_fixture(d, f, self.settings.die_tolerance) for f in state.fixtures))
@@ -397,6 +415,48 @@ class Referee:
             case Stage.OVER:
                 return self
         return self  # pragma: no cover
+
+    def _tray_derived(self, observation: Observation) -> Observation | None:
+        """The observation with its tray out of view, when the tray's count is all that
+        keeps the checkers from being accounted for.
+
+        ROLL and PLAY only.  A colour whose points, bar and tray do not add up to
+        fifteen, whose points and bar hold no more than fifteen and leave no fewer
+        borne off than the record has (checkers do not leave the tray), and who has
+        borne off or has all their checkers home in the record (else none can be in
+        the tray, and a checker is missed on the board): the difference is taken to
+        lie in the tray, and its count is derived from the
+        board (fifteen less the points and the bar), as when no tray is in view.
+        The vision already does so within ``TrayConfig.board_tolerance`` (two) of
+        the board (``vision.checkers.totals.consistent_off``: the board is read
+        more surely than the tray); further off, or a colour the tray shows none of,
+        it leaves the tray's count and the total wrong, and the referee recorded no
+        play until the tray read right again (rendered 7e15fdd04acc seed 7: a tray
+        read three and four short from t=208, eight plays lost to the game's end).
+        A play judged from a derived tray is a ``look`` ("taken as"), never a call
+        (:meth:`_final`): a checker missed on a point looks borne off.  None when
+        no tray is in view, the checkers add up, or the points are misread too.
+        """
+        off = observation.off
+        if off is None or self.seating is None or \
+                self.stage not in (Stage.ROLL, Stage.PLAY):
+            return None
+        position = self.game.position
+        short = False
+        for player, name in ((LIGHT, "light"), (LIGHT.opponent, "dark")):
+            board = sum(getattr(c, name) for c in observation.points) + \
+                getattr(observation.bar, name)
+            if board > lay.CHECKERS or lay.CHECKERS - board < position.off(player):
+                return None  # the points or the bar are misread too
+            if board + getattr(off, name) == lay.CHECKERS:
+                continue
+            if position.off(player) == 0 and any(position.layout(player)[7:lay.BAR + 1]):
+                # (points 7 to 24 and the bar lie outside the home board)
+                return None  # none can have been borne off: a checker missed, not the tray
+            short = True
+        if not short:
+            return None
+        return replace(observation, off=None, off_read=None)
 
     def _unthrown(self, observation: Observation) -> "Referee":
         """A play is over: the dice that lay on the field before its throw and lie in the
@@ -1676,13 +1736,26 @@ class Referee:
                out: "_Out") -> "Referee":
         """The dice are up: judge the play, then take any fresh throw of the opponent."""
         reading = self._reading(observation, out)
-        state = replace(self._unthrown(observation), dice_down=(), off_high=None)
+        state = replace(self._unthrown(observation), dice_down=(), off_high=None,
+                        tray_doubted=False)
         game = self.game
         assert game.dice is not None and self.seating is not None
         if reading is None:
             judgement = PlayJudgement("unclear", self._lenient(observation), "")
         else:
             judgement = judge_play(game.position, reading, self.seating, game.dice)
+            if (self.tray_derived or self.tray_doubted) and judgement.kind == "illegal":
+                # The tray's count derived from the board (now or earlier in this turn):
+                # a checker missed on a point would look borne off, and a tray just read
+                # wrong may be read wrong again within the fifteen.  Never a call there.
+                judgement = PlayJudgement(
+                    "unclear", judgement.after, judgement.move,
+                    ("the tray's count cannot be right; counted from the points and bar"
+                     if self.tray_derived else "the tray was read wrong during this turn",))
+            elif self.tray_derived and judgement.kind == "legal":
+                out.warn("look", "the tray's count cannot be right: taken as "
+                                 f"{judgement.move or 'no move'}, counted from the points "
+                                 "and bar", move=judgement.move)
             fixed = self._misread_nearest(observation, judgement) \
                 if judgement.kind == "unclear" else None
             if judgement.kind == "illegal" and self._tray_went_back(observation):
