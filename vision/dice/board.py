@@ -139,13 +139,17 @@ class BoardDiceConfig:
     none found.  Only where nothing was found: read so everywhere (every die at the scene's
     own size) lost as many dice as it found and added false twos.  Only in a still unless
     ``small_die_in_frame``."""
-    small_die_least: int = 2
+    small_die_least: int = 3
     """The least value a face read at ``small_die`` is taken with: a one's die is told by
     its pip alone, within ``one_size_tolerance`` at the configured size already, so read
     smaller it gains no one but more of the board's round marks (renders, tune seeds 21-24
     as the pipeline reads them, 899 dice: with ones, 4 false ones more, one of them unread,
     on marbled checkers' patterns and the board; without, found 884 as with them and no
-    false die more than without the second reading)."""
+    false die more than without the second reading).  Twos neither: a two has no layout
+    beyond its two pips to vouch for them, and on tune seeds 21-26 (1,365 dice, 1,010
+    clear frames) the twos this reading took were one cocked two against two false ones
+    (a cube's side face showing a small "32", wood grain by a point's tip): with twos
+    found 1333 -> 1345 and false 6 -> 8, from three 1333 -> 1344 and 6 -> 6."""
     small_die_in_frame: bool = False
     """Also read windows again at ``small_die`` when the dice are read from the frame
     itself (no still).  Off: it costs the per-frame path about half a millisecond a
