@@ -1814,6 +1814,16 @@ class Referee:
                     # The opponent has thrown on a board no play explains: go on from it.
                     return state._resync(observation, thrower, out)._throw(thrower, fresh, out,
                                                                            observation)
+                if reading is not None and len(fresh) == 1 and fresh[0].side == \
+                        thrower_half(self.seat(thrower)) and self._board_readable(observation):
+                    # One die of the opponent's throw seen (the other missed) on a board
+                    # no play explains: the same, the throw seen in part (the roll stage
+                    # infers the roll from the opponent's play, or goes on from the board).
+                    # Waiting for two dice left the referee in this play for the rest of
+                    # the game when the vision kept missing one of the opponent's dice
+                    # (rendered 7e15fdd04acc seed 7 from t=208).
+                    return state._resync(observation, thrower, out)._roll(observation, fresh,
+                                                                          out)
                 # Not judged yet: the mover's dice stay the mover's (a die the camera
                 # lost for a moment and sees again where it lay is no fresh throw).
                 return self
