@@ -17,6 +17,7 @@ from tests.test_dice import FULL, SUPER
 from tests.test_dice_recall import live_read
 from vision.calibration import Calibration
 from vision.camera.base import Still
+from vision.config import VisionConfig
 from vision.dice.board import BoardDiceConfig
 from vision.dice.checker import in_a_waist
 from vision.dice.faces import find_faces
@@ -125,10 +126,11 @@ def test_the_board_where_two_checkers_touch_is_no_die() -> None:
     assert not in_a_waist((60.0, 100.0), die, mask)  # off the checkers
 
 
-def live_observation(seed: int) -> tuple[list[tuple[int, tuple[float, float]]],
-                                         list[tuple[int, tuple[float, float]]]]:
+def live_observation(seed: int, config: VisionConfig | None = None
+                     ) -> tuple[list[tuple[int, tuple[float, float]]],
+                                list[tuple[int, tuple[float, float]]]]:
     """Scene ``seed``'s dice and those the whole pipeline reads from it with a 2x still
-    (the live checker mask, as bench/vision_accuracy.py reads)."""
+    (the live checker mask, as bench/vision_accuracy.py reads), with ``config`` if given."""
     scene = random_scene(np.random.default_rng(seed))
     frame, truth = render(scene)
     corners = truth.observation.corners
@@ -137,7 +139,7 @@ def live_observation(seed: int) -> tuple[list[tuple[int, tuple[float, float]]],
     big, _ = render(scene, (width * 2, height * 2))
     still = Still(big, (0, 0, width, height), (2.0, 2.0), 0.0)
     calibration = Calibration(corners, "manual", (width, height), profile=scene.profile)
-    seen = BoardReader(calibration=calibration).read(frame, still=still)
+    seen = BoardReader(config or VisionConfig(), calibration).read(frame, still=still)
     return ([(d.value or 0, d.center) for d in truth.observation.dice],
             [(d.value or 0, d.center) for d in seen.dice])
 

@@ -7,36 +7,20 @@ configured 3 % of the field."""
 import math
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
-from vision.calibration import Calibration
-from vision.camera.base import Still
+from tests.test_dice_recall2 import live_observation
 from vision.config import VisionConfig
 from vision.dice.board import BoardDiceConfig
-from vision.pipeline import BoardReader
-from vision.synth.generate import random_scene
-from vision.synth.render import render
 
 
 def reads(seed: int, small_die: float | None, least: int = 2
           ) -> tuple[list[tuple[int, tuple[float, float]]], list[tuple[int, tuple[float, float]]]]:
     """Scene ``seed``'s dice and those the pipeline reads with a 2x still, ``small_die`` and
     ``small_die_least``."""
-    scene = random_scene(np.random.default_rng(seed))
-    frame, truth = render(scene)
-    corners = truth.observation.corners
-    assert corners is not None
-    height, width = frame.shape[:2]
-    big, _ = render(scene, (width * 2, height * 2))
-    still = Still(big, (0, 0, width, height), (2.0, 2.0), 0.0)
-    calibration = Calibration(corners, "manual", (width, height), profile=scene.profile)
     config = VisionConfig()
-    config = replace(config, dice=replace(config.dice, small_die=small_die,
-                                          small_die_least=least))
-    seen = BoardReader(config, calibration).read(frame, still=still)
-    return ([(d.value or 0, d.center) for d in truth.observation.dice],
-            [(d.value or 0, d.center) for d in seen.dice])
+    return live_observation(seed, replace(config, dice=replace(
+        config.dice, small_die=small_die, small_die_least=least)))
 
 
 def test_small_die_is_on_and_smaller_than_the_configured_die() -> None:
