@@ -16,9 +16,12 @@ from vision.dice.checker import between_checkers
 from vision.dice.detect import find_dice
 from vision.dice.faces import FaceConfig, find_faces
 from vision.dice.pips import Pip
+from vision.observation import Die
 from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
 from vision.synth.render import render
+from vision.synth.scene import Scene
+from vision.synth.truth import Truth
 
 BOARD = BoardDiceConfig()
 OLD_FACES = replace(BOARD.detect.faces, link_distance=5.0, max_contrast_ratio=None)
@@ -96,11 +99,9 @@ def test_the_photo_reader_links_pips_as_before() -> None:
     assert FaceConfig().link_distance == 5.0
 
 
-def live_read(seed: int) -> tuple[list[tuple[int, tuple[float, float]]], list[int | None]]:
-    """Scene ``seed`` (bench/vision_accuracy.py's numbering): its dice (value, centre)
-    and, for each, the value read at its place from a 2x still (None: not found), with
-    the board stage's defaults and the checker mask drawn from the truth."""
-    scene = random_scene(np.random.default_rng(seed))
+def still_read(scene: Scene) -> tuple[Truth, tuple[Die, ...]]:
+    """``scene`` rendered, and the board stage's dice read from it with a 2x still, its
+    defaults and the checker mask drawn from the truth."""
     frame, truth = render(scene)
     big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
     assert truth.observation.corners is not None
@@ -108,8 +109,15 @@ def live_read(seed: int) -> tuple[list[tuple[int, tuple[float, float]]], list[in
     for checker in truth.checkers:
         cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
     field_map = FieldMap.from_corners(truth.observation.corners)
-    dice = read_board_dice(frame, field_map, scene.profile, hires=big, scale=2.0,
-                           checker_mask=mask)
+    return truth, read_board_dice(frame, field_map, scene.profile, hires=big, scale=2.0,
+                                  checker_mask=mask)
+
+
+def live_read(seed: int) -> tuple[list[tuple[int, tuple[float, float]]], list[int | None]]:
+    """Scene ``seed`` (bench/vision_accuracy.py's numbering): its dice (value, centre)
+    and, for each, the value read at its place from a 2x still (None: not found), with
+    the board stage's defaults and the checker mask drawn from the truth."""
+    truth, dice = still_read(random_scene(np.random.default_rng(seed)))
     expected = [(d.value or 0, d.center) for d in truth.observation.dice]
     read = [next((d.value for d in dice if math.dist(d.center, centre) <= 15.0), None)
             for _, centre in expected]

@@ -12,14 +12,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from tests.test_dice_recall import live_read
-from vision.dice.board import BoardDiceConfig, read_board_dice
+from tests.test_dice_recall import live_read, still_read
+from vision.dice.board import BoardDiceConfig
 from vision.dice.detect import DetectConfig, find_dice
 from vision.dice.faces import layout_face, top_faces
 from vision.dice.pips import Pip
-from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
-from vision.synth.render import render
 
 BOARD = BoardDiceConfig()
 
@@ -97,14 +95,7 @@ def test_a_rendered_two_beside_a_faint_blob_is_read_as_a_two() -> None:
 def test_a_rendered_two_with_one_pip_found_is_not_read_as_a_one() -> None:
     # live_read's dice (value, centre); a die reported unread is read None there too
     scene = random_scene(np.random.default_rng(25_000_214))
-    frame, truth = render(scene)
-    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-    assert truth.observation.corners is not None
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    for checker in truth.checkers:
-        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
-    dice = read_board_dice(frame, FieldMap.from_corners(truth.observation.corners),
-                           scene.profile, hires=big, scale=2.0, checker_mask=mask)
+    truth, dice = still_read(scene)
     assert [d.value for d in truth.observation.dice] == [4, 2]
     read = [[d.value for d in dice if math.dist(d.center, t.center) <= 15.0]
             for t in truth.observation.dice]
@@ -120,14 +111,7 @@ def swapped_read(seed: int, k: int) -> tuple[list[int], list[list[int | None]]]:
     scene = random_scene(np.random.default_rng(seed))
     scene = replace(scene, dice=tuple(replace(d, value=(d.value - 1 + k) % 6 + 1)
                                       for d in scene.dice))
-    frame, truth = render(scene)
-    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-    assert truth.observation.corners is not None
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    for checker in truth.checkers:
-        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
-    dice = read_board_dice(frame, FieldMap.from_corners(truth.observation.corners),
-                           scene.profile, hires=big, scale=2.0, checker_mask=mask)
+    truth, dice = still_read(scene)
     return ([d.value or 0 for d in truth.observation.dice],
             [[d.value for d in dice if math.dist(d.center, t.center) <= 15.0]
              for t in truth.observation.dice])
