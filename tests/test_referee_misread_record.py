@@ -36,6 +36,7 @@ from tests.referee_streams import (
 )
 from tests.test_referee_stacks import FIVE, _with_counts
 from tests.test_referee_vision_doubts import _to_roll
+from vision.observation import Counts
 
 CALLS = ("illegal_play", "reroll", "call_upheld")
 
@@ -172,3 +173,59 @@ def test_in_players_mode_an_illegal_play_from_the_board_the_throw_lay_on_is_open
     plays = [(e.player, e.data["legal"]) for e in events if e.event == "play"]
     assert plays == [("light", False)]
     assert referee.call is not None
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+@pytest.mark.parametrize("mode", ["strict", "players"])
+def test_a_stack_read_short_at_the_throw_is_no_checker_borne_off(
+        seating: Seating, mode: str) -> None:
+    # Rendered 7e15fdd04acc seed 84 (players mode): in a bear-off a stack was read a
+    # checker short from one throw on, the tray's count derived from the points (one
+    # more) while the tray's own count stayed at the record's.  A void throw was picked
+    # up with nothing moved and taken for 1/off played with it: a play left open to a
+    # call, the turn passed, and the same player's rethrow called as the opponent's
+    # throw in the wrong half.  The tray's own count did not see a checker arrive:
+    # nothing moved, the throw is taken back.
+    assert FIVE.off(LIGHT) == 7
+    short = _with_counts(observe(FIVE, seating), seating, 1, 4, FIVE.off(LIGHT) + 1)
+    assert short.off is not None
+    short = dataclasses.replace(short, off_read=Counts(FIVE.off(LIGHT), short.off.dark))
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    thrown = script.throw(FIVE, LIGHT, (6, 5))
+    script.inputs.pop()
+    script.observation(dataclasses.replace(short, dice=thrown))
+    script.observation(short)
+    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)
+    assert not _calls(events)
+    assert not [e for e in events if e.event == "play"]
+    assert "without playing" in str(events[-1].data.get("detail"))
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT and referee.call is None
+    # The same player throws again: that is the roll, in the thrower's own half.
+    script.throw(FIVE, LIGHT, (4, 1), spot=2)
+    referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)
+    assert not _calls(events)
+    assert events[-1].event == "roll" and events[-1].player == "light"
+    assert events[-1].data["dice"] == [4, 1]
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_a_checker_borne_off_before_the_throw_seen_by_the_tray_is_a_play_begun(
+        seating: Seating) -> None:
+    # The other side of the line above: the tray's own count has the checker, so it
+    # was borne off (a play begun before the throw was seen), and the play is judged:
+    # 1/off alone with 6-5, when both dice bear off, is called.
+    begun = shifted(FIVE, "1/off")
+    seen = observe(begun, seating)
+    assert seen.off is not None
+    seen = dataclasses.replace(seen, off_read=seen.off)
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    thrown = script.throw(begun, LIGHT, (6, 5))
+    script.inputs.pop()
+    script.observation(dataclasses.replace(seen, dice=thrown))
+    script.observation(seen)
+    _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
+    plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
+    assert plays == [("light", False, "1/off")]
+    assert _calls(events) == [("illegal_play", "light")]

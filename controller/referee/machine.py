@@ -2045,7 +2045,8 @@ class Referee:
             sum(dark for _, _, dark in self.misread) == 0
         kinds = set(judge(game.position, after, *game.dice).kinds)
         if kept and not kinds & {FaultKind.BACKWARDS, FaultKind.COUNT,
-                                 FaultKind.NOT_MOVERS_CHECKER, FaultKind.OPPONENT_CHANGED}:
+                                 FaultKind.NOT_MOVERS_CHECKER, FaultKind.OPPONENT_CHANGED} \
+                and not self._off_unwitnessed(observation):
             return False
         fixed = self._without_misread(observation)
         if fixed is None:
@@ -2055,6 +2056,23 @@ class Referee:
         except BoardReadError:
             return False
         return board.key == game.position.key
+
+    def _off_unwitnessed(self, observation: Observation) -> bool:
+        """Whether the throw's differences (``misread``) bear the mover's checkers off
+        where the tray's own count (``off_read``) does not have them: the tray then
+        holds what the record says, and the checkers "borne off" are a stack counted
+        short, no play begun (rendered 7e15fdd04acc seed 84: a stack of eleven read
+        as ten, the tray's count derived from it; the throw was taken back, and the
+        board as read was taken for ``2/off`` played with it)."""
+        if observation.off is None or observation.off_read is None:
+            return False
+        colour = colour_name(self.game.turn)
+        gained = sum(light if colour == "light" else dark
+                     for place, light, dark in self.misread if place == len(observation.points) + 1)
+        if gained <= 0:
+            return False
+        recorded = getattr(observation.off, colour) - gained
+        return bool(getattr(observation.off_read, colour) <= recorded)
 
     def _lenient(self, observation: Observation) -> Position | None:
         """The board as read, checkers missing and all (None when not even that)."""
