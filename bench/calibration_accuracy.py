@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.shared_data import data_folder
 from bench.styles import HELD_OUT_BOARDS
 from vision.calibration.auto import find_field
 from vision.calibration.markers import find_field_by_markers
@@ -51,7 +52,6 @@ from vision.errors import BoardNotFoundError, CalibrationError
 from vision.observation import Corners
 from vision.profile import TOURNAMENT, BoardProfile
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 NAMES = ("top_left", "top_right", "bottom_right", "bottom_left")
 Image = npt.NDArray[np.uint8]
 Finder = Callable[[Image, BoardProfile], Corners]
@@ -156,7 +156,7 @@ def markers(frame: Image, profile: BoardProfile) -> Corners:
 
 def real_frames(wrong_px: float) -> None:
     print("\n== real frames (automatic search; labelled corners)")
-    files = sorted(glob.glob(str(SHARED / "real-boards" / "*.jpg")))
+    files = sorted(glob.glob(str(data_folder("real-boards") / "*.jpg")))
     if not files:
         print("   shared/data/real-boards is not there: skipped")
         return
@@ -256,7 +256,7 @@ def no_board(dice: int, seed: int) -> None:
     print("\n== no board (every find is wrong)")
     rng = np.random.default_rng(seed)
     sets: dict[str, list[Image]] = {}
-    photos = sorted(glob.glob(str(SHARED / "dice-photos" / "*" / "*.jpg")))[:dice]
+    photos = sorted(glob.glob(str(data_folder("dice-photos") / "*" / "*.jpg")))[:dice]
     sets["dice photos"] = [read(p) for p in photos]
     sets["noise"] = [rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8) for _ in range(10)]
     sheets = []
@@ -267,7 +267,7 @@ def no_board(dice: int, seed: int) -> None:
         sheets.append(image)
     sets["blank sheet"] = sheets
     turned: list[Image] = []
-    for path in sorted(glob.glob(str(SHARED / "real-boards" / "*.jpg"))):
+    for path in sorted(glob.glob(str(data_folder("real-boards") / "*.jpg"))):
         turned.append(np.asarray(cv2.rotate(read(path), cv2.ROTATE_90_CLOCKWISE), np.uint8))
     sets["real, turned 90"] = turned
     print(f"{'set':<18} {'images':>6} {'found':>6} {'ms':>7}")

@@ -37,14 +37,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.shared_data import data_folder
 from bench.vision_accuracy import HELD_OUT
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.reader import read_dice
 from vision.observation import Corners, Die
 from vision.profile import TOURNAMENT, BoardProfile
 from vision.rectify import FieldMap
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 @dataclass
@@ -94,7 +93,7 @@ def match(dice: list[Die], truth: list[tuple[int, float, float, float]]) -> tupl
 
 def photos(split: str) -> Tally:
     tally = Tally()
-    for label in sorted(glob.glob(str(SHARED / "dice-photos" / split / "*.txt"))):
+    for label in sorted(glob.glob(str(data_folder("dice-photos") / split / "*.txt"))):
         if label.endswith("classes.txt"):
             continue
         truth = []
@@ -115,7 +114,7 @@ def photos(split: str) -> Tally:
 
 def boards() -> tuple[Tally, int, int]:
     tally, side_ok, flat_ok = Tally(), 0, 0
-    for label in sorted(glob.glob(str(SHARED / "real-boards" / "*.json"))):
+    for label in sorted(glob.glob(str(data_folder("real-boards") / "*.json"))):
         data = json.loads(Path(label).read_text())
         c = data["corners"]
         field_map = FieldMap.from_corners(Corners(*(tuple(c[k]) for k in (

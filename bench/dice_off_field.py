@@ -39,14 +39,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.shared_data import data_folder
 from bench.vision_accuracy import HELD_OUT
 from vision.calibration import Calibration
 from vision.camera.base import Still
 from vision.observation import Corners, Die, Observation
 from vision.pipeline import BoardReader
 from vision.profile import TOURNAMENT
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 @dataclass
@@ -204,7 +203,7 @@ def real_boards() -> tuple[int, int, int]:
     """(frames, off-field dice reported, dice on the field the labels have)."""
     frames = false = 0
     labelled = 0
-    for label in sorted((SHARED / "real-boards").glob("*.json")):
+    for label in sorted((data_folder("real-boards")).glob("*.json")):
         data = json.loads(label.read_text())
         c = data["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",

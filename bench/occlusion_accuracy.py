@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.shared_data import data_folder
 from bench.styles import HELD_OUT
 from vision.cube import find_cube
 from vision.observation import Corners
@@ -37,13 +38,11 @@ from vision.occlusion import detect_occlusion
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
-
 
 def real_frames() -> None:
     print("== real frames ==")
     hits = misses = alarms = clear = 0
-    for path in sorted(REAL.glob("*.json")):
+    for path in sorted(data_folder("real-boards").glob("*.json")):
         label = json.loads(path.read_text())
         c = label["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
