@@ -3,7 +3,7 @@
     .venv/bin/python bench/checker_accuracy.py [--n 60] [--seed 1]
                                                [--split all|tune|held-out] [--errors]
                                                [--known-totals] [--cache DIR]
-                                               [--misses DIR]
+                                               [--misses DIR] [--family random|bear-off]
 
 Each render (:mod:`vision.synth`, no hands) is rectified with its true field
 corners at width 640 and read by :func:`vision.checkers.read_checkers`; the
@@ -41,6 +41,16 @@ split and seed: rendering is most of the bench's time, so trying a change on
 from the seed (cheap) and checked against the cache's style; delete ``DIR``
 when the renderer or the rectification changes.
 
+``--family bear-off`` draws bear-off positions instead of :func:`random_scene`'s
+random walk (:func:`bear_off_position`): both sides home, three to thirteen of each
+borne off, the rest in a few tall stacks (6-10 and more on one point happen often),
+the tray in view as the profile draws it.  The random walk reaches such positions
+rarely, and they are what the referee meets in every game's last minutes: few stacks
+but tall ones, and a tray whose count the board's total is asked to match.  The
+scene is :func:`random_scene`'s (style, camera, light, stacking, cube) with its
+position replaced and no dice (a die placed for the walk's position could lie under
+a new stack).
+
 Without ``--known-totals`` the checker stage is read as the pipeline reads it:
 the tray's counts (when one is in view) passed on, the totals the rules imply
 used (see :mod:`vision.checkers.totals`).  ``--known-totals`` passes
@@ -58,6 +68,7 @@ import pickle
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
@@ -75,6 +86,7 @@ from vision.observation import Corners, Counts, Observation
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
+from vision.synth.positions import SEATINGS, physical
 from vision.synth.render import render
 from vision.synth.scene import Scene
 from vision.synth.styles import (
@@ -91,6 +103,12 @@ HELD_OUT_BOARDS: Final = CHECKER_HELD_OUT_BOARDS
 """The checker stage's held-out boards: every bench's, and burgundy-leather (see
 ``bench/styles.py``)."""
 WIDTH: Final = 640
+BEAR_OFF_TRAY: Final = (3, 13)
+"""Checkers of a side already borne off in a bear-off scene (inclusive): the referee's
+filmed bear-offs show trays of 5-13."""
+BEAR_OFF_SPREAD: Final = 0.6
+"""Dirichlet concentration of a side's checkers over its occupied home points: under 1
+most of them pile on one or two points (stacks of 6-10), as in a real bear-off."""
 
 
 def draw_style(rng: np.random.Generator, split: str) -> Style | None:
@@ -103,6 +121,45 @@ def draw_style(rng: np.random.Generator, split: str) -> Style | None:
     dice = DICE_STYLES[int(rng.integers(len(DICE_STYLES)))]
     table = TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))]
     return Style(board, checkers, dice, table=table)
+
+
+def bear_off_side(rng: np.random.Generator) -> tuple[list[int], int]:
+    """One side bearing off: checkers on its own points 1-6 (index 0 = point 1), and off."""
+    off = int(rng.integers(BEAR_OFF_TRAY[0], BEAR_OFF_TRAY[1] + 1))
+    left = 15 - off
+    k = int(rng.integers(1, min(6, left) + 1))
+    chosen = rng.choice(6, size=k, replace=False)
+    share = rng.dirichlet(np.full(k, BEAR_OFF_SPREAD))
+    extra = rng.multinomial(left - k, share)
+    home = [0] * 6
+    for point, n in zip(chosen, extra, strict=True):
+        home[int(point)] = 1 + int(n)
+    return home, off
+
+
+def bear_off_position(rng: np.random.Generator) -> tuple[tuple[Counts, ...], Counts]:
+    """Physical points and off of a position with both sides bearing off (no bar)."""
+    seating = SEATINGS[int(rng.integers(len(SEATINGS)))]
+    light_home, light_off = bear_off_side(rng)
+    dark_home, dark_off = bear_off_side(rng)
+    light = [0] * 24
+    dark = [0] * 24
+    for p in range(6):
+        light[physical(p + 1, seating, True)] = light_home[p]
+        dark[physical(p + 1, seating, False)] = dark_home[p]
+    points = tuple(Counts(a, b) for a, b in zip(light, dark, strict=True))
+    return points, Counts(light_off, dark_off)
+
+
+def draw_scene(rng: np.random.Generator, split: str, family: str) -> Scene:
+    """One scene of the family (see the module's docstring)."""
+    if family == "random":
+        return random_scene(rng, hands=0, style=draw_style(rng, split))
+    if family != "bear-off":
+        raise ValueError(f"no scene family {family!r}")
+    scene = random_scene(rng, hands=0, dice=0, style=draw_style(rng, split))
+    points, off = bear_off_position(rng)
+    return replace(scene, points=points, bar=Counts(), off=off)
 
 
 def kind_of(truth: Counts, read: Counts) -> str:
@@ -185,7 +242,8 @@ def save_miss(path: Path, field: np.ndarray, result: CheckerCount, obs: Observat
 
 
 def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool,
-            cache: Path | None = None, misses: Path | None = None) -> None:
+            cache: Path | None = None, misses: Path | None = None,
+            family: str = "random") -> None:
     rng = np.random.default_rng(seed)
     stats: dict[str, int] = defaultdict(int)
     kinds: dict[str, int] = defaultdict(int)
@@ -194,8 +252,10 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
     by_checkers: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     times: list[float] = []
     for k in range(n):
-        scene = random_scene(rng, hands=0, style=draw_style(rng, split))
-        field, tray_view, obs = scene_images(scene, f"{split}-{seed}-{k}", cache)
+        scene = draw_scene(rng, split, family)
+        prefix = "" if family == "random" else f"{family}-"
+        key = f"{prefix}{split}-{seed}-{k}"
+        field, tray_view, obs = scene_images(scene, key, cache)
         on_board = Counts(sum(p.light for p in obs.points) + obs.bar.light,
                           sum(p.dark for p in obs.points) + obs.bar.dark)
         reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile)
@@ -228,7 +288,7 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
                   f"{result.bar.dark}D")
         board_right = right == 24 and bar_right
         if misses is not None and not board_right:
-            save_miss(misses / f"{split}-{seed}-{k}.png", field, result, obs)
+            save_miss(misses / f"{key}.png", field, result, obs)
         stats["wrong, totals right"] += not board_right and read_totals == on_board
         stats["points"] += right
         stats["bar"] += bar_right
@@ -252,6 +312,7 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
                       f"{settled.light}L {settled.dark}D")
     total = 24 * n
     print(f"== renders: {n} scenes, split {split}, seed {seed}"
+          f"{'' if family == 'random' else ', ' + family + ' positions'}"
           f"{', totals known' if known_totals else ''} ==")
     print(f"points right {stats['points']}/{total} = {stats['points'] / total:.2%}; "
           f"boards right {stats['boards']}/{n} = {stats['boards'] / n:.1%}; "
@@ -314,12 +375,14 @@ def main() -> None:
                         help="keep the rendered scenes in this directory and reuse them")
     parser.add_argument("--misses", type=Path, default=None,
                         help="write every wrong board's field, annotated, to this directory")
+    parser.add_argument("--family", choices=("random", "bear-off"), default="random",
+                        help="the positions drawn: random_scene's walk, or bear-offs")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     real_frames()
     if not args.real_only:
         renders(args.n, args.seed, args.split, args.errors, args.known_totals, args.cache,
-                args.misses)
+                args.misses, args.family)
 
 
 if __name__ == "__main__":
