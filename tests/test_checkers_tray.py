@@ -11,7 +11,7 @@ from tests.test_checkers import guessed
 from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, expected_radius
 from vision.checkers.totals import tray_range
-from vision.checkers.tray import TrayConfig, TrayReading, read_tray, read_tray_reading
+from vision.checkers.tray import TrayConfig, TrayReading, _period, read_tray, read_tray_reading
 from vision.observation import Counts
 from vision.profile import TOURNAMENT, TrayProfile
 
@@ -206,3 +206,23 @@ def test_a_spread_side_the_tray_shows_may_have_been_hit_after_bearing_off() -> N
 
     assert light_counts(CountConfig()) == [1, 5, 4, 4]
     assert light_counts(CountConfig(spread_off=False)) == [1, 6, 4, 4]
+
+
+@pytest.mark.parametrize("period", [7.0, 9.0, 12.5])
+def test_the_stripes_period_is_the_periodogram_peak(period: float) -> None:
+    """Slabs' stripes under noise and a lamp's slope: the period found is the stripes'
+    (the autocorrelation's highest peak for thin checkers was twice theirs: 14 for 7)."""
+    rng = np.random.default_rng(11)
+    rows = np.arange(120, dtype=np.float64)
+    profile = 120.0 + 8.0 * np.cos(2.0 * np.pi * rows / period) + rng.normal(0.0, 4.0, 120) \
+        + 0.3 * rows
+    found = _period(profile, 24.0, TrayConfig())
+    assert found is not None
+    assert found[0] == pytest.approx(period, rel=0.03)
+
+
+def test_noise_alone_gives_no_stripes_period() -> None:
+    """A block with no stripes (noise only) measures no thickness: it is guessed."""
+    rng = np.random.default_rng(12)
+    for _ in range(50):
+        assert _period(120.0 + rng.normal(0.0, 4.0, 120), 24.0, TrayConfig()) is None
