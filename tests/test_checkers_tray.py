@@ -1,6 +1,7 @@
 """The tray's blocks found by their far edge when their colour is near the floor's."""
 
 from dataclasses import replace
+from typing import Final
 
 import cv2
 import numpy as np
@@ -226,3 +227,48 @@ def test_noise_alone_gives_no_stripes_period() -> None:
     rng = np.random.default_rng(12)
     for _ in range(50):
         assert _period(120.0 + rng.normal(0.0, 4.0, 120), 24.0, TrayConfig()) is None
+
+
+def _red_board(told_light: bool, off: TrayReading, face: tuple[float, float, float],
+               config: CountConfig | None = None) -> Counts:
+    """A board of one colour (three red stacks in one quarter, told light or dark by a
+    lightness that said little) counted with a tray reading: (light, dark) on it."""
+    circles, light = _row_circles({0: [0.0, 1.0], 2: [0.0, 1.0, 2.0], 4: [0.0]})
+    light = [told_light] * len(light)
+    size = TOURNAMENT.rectified_size(WIDTH)
+    result = count_checkers(circles, light, TOURNAMENT, size, config,
+                            expected_radius(TOURNAMENT, WIDTH), off=off, turnable=True,
+                            face=face)
+    return Counts(sum(p.light for p in result.points), sum(p.dark for p in result.points))
+
+
+RED_FACE: Final = (100.0, 185.0, 165.0)
+"""A red face's Lab (OpenCV's 0-255 scale)."""
+
+
+def test_a_red_board_is_light_against_a_black_block_and_dark_against_a_white_one() -> None:
+    """A board of red checkers only: a red-black set's light side or a white-red set's
+    dark side, which its lightness cannot tell.  The tray in view holds the other side's
+    block: black slabs say the red is light, white ones that it is dark, whatever the
+    counts (here the tray's counts alone would turn nothing: six on the board and the
+    block's count add up either way)."""
+    black = TrayReading(Counts(0, 9), measured=False, thickness=0.2,
+                        colours=(None, (45.0, 128.0, 130.0)))
+    white = TrayReading(Counts(9, 0), measured=False, thickness=0.2,
+                        colours=((225.0, 128.0, 133.0), None))
+    for told_light in (True, False):
+        assert _red_board(told_light, black, RED_FACE) == Counts(6, 0)
+        assert _red_board(told_light, white, RED_FACE) == Counts(0, 6)
+    # Off, the colour the lightness gave stays.
+    off = CountConfig(tray_face=0.0)
+    assert _red_board(False, black, RED_FACE, off) == Counts(0, 6)
+    assert _red_board(True, white, RED_FACE, off) == Counts(6, 0)
+
+
+def test_a_block_of_the_boards_own_colour_decides_nothing() -> None:
+    """A red block (its edges darker than the faces, as slabs in shade are) is the board's
+    own side: it is no other colour to compare with, so the board keeps its colour."""
+    red = TrayReading(Counts(0, 4), measured=False, thickness=0.2,
+                      colours=(None, (70.0, 175.0, 155.0)))
+    assert _red_board(True, red, RED_FACE) == Counts(6, 0)
+    assert _red_board(False, red, RED_FACE) == Counts(0, 6)

@@ -181,6 +181,14 @@ def weak_guess(colours: list[Lab], light: list[bool],
     return config.weak_guess[0] < median < config.weak_guess[1]
 
 
+def median_colour(colours: list[Lab]) -> Lab | None:
+    """The per-channel median of colours (None for none)."""
+    if not colours:
+        return None
+    med = np.median(np.array(colours, dtype=np.float64), axis=0)
+    return float(med[0]), float(med[1]), float(med[2])
+
+
 def _weights(lightness_weight: float) -> npt.NDArray[np.float64]:
     return np.array([lightness_weight, 1.0, 1.0])
 

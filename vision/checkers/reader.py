@@ -6,8 +6,10 @@ from vision.checkers.bar import BarConfig, find_bar_circles
 from vision.checkers.colours import (
     ColourConfig,
     ColourModel,
+    Lab,
     circle_colours,
     colour_leans,
+    median_colour,
     split_colours,
     weak_guess,
 )
@@ -59,13 +61,16 @@ class CheckerEvidence:
     lean: list[float] | None = None
     """Per circle, how far its colour leans to the light side (see
     :func:`.colours.colour_leans`): settles a point whose circles split evenly."""
+    face: Lab | None = None
+    """The circles' median colour, for a board of one colour whose lightness said little
+    (``turnable``): compared with the tray's blocks (see ``CountConfig.tray_face``)."""
 
     def count(self, on_board: Counts | None = None,
               off: TrayReading | None = None) -> CheckerCount:
         """The counts (see :func:`read_checkers` for ``on_board`` and ``off``)."""
         return count_checkers(self.circles, self.light, self.profile, self.size,
                               self.config.count, self.radius, on_board, off, self.turnable,
-                              self.lean)
+                              self.lean, self.face)
 
 
 def measure_checkers(field_image: Image, profile: BoardProfile, *,
@@ -84,8 +89,9 @@ def measure_checkers(field_image: Image, profile: BoardProfile, *,
     colours = circle_colours(field_image, circles, config.colours, lifts)
     light = split_colours(colours, model, config.colours)
     turnable = model is None and weak_guess(colours, light, config.colours)
+    face = median_colour(colours) if turnable else None
     return CheckerEvidence(circles, light, profile, (width, height), radius, turnable, config,
-                           colour_leans(colours, light, model, config.colours))
+                           colour_leans(colours, light, model, config.colours), face)
 
 
 def read_checkers(field_image: Image, profile: BoardProfile, *,

@@ -20,13 +20,13 @@ for a block alone by its lightness.
 This reading is rougher than the field's: see ``bench/checker_accuracy.py``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.checkers.colours import ColourModel
+from vision.checkers.colours import ColourModel, Lab
 from vision.observation import Counts
 from vision.profile import BoardProfile
 from vision.rectify import FieldMap
@@ -150,6 +150,12 @@ class TrayReading:
     :func:`.totals.tray_range`).  None only for counts known otherwise (``measured``:
     taken as exact)."""
 
+    colours: tuple[Lab | None, Lab | None] = field(default=(None, None), compare=False)
+    """The median Lab colour of the rows of the block counted light and of the one counted
+    dark (None: no block), as the tray shows them (mostly the slabs' edges): a board of
+    one colour compares its faces with them (see ``CountConfig.tray_face``).  Not part of
+    a reading's equality: the counts and how they were measured are."""
+
     def __post_init__(self) -> None:
         if not self.measured and self.thickness is None:
             raise ValueError("a tray count by a guessed thickness says which thickness")
@@ -207,7 +213,16 @@ def read_tray_reading(tray: Image, profile: BoardProfile, *,
     light_bottom = _bottom_is_light(rows_lab, bottom, top, height, model, config)
     counts = Counts(n_bottom, n_top) if light_bottom else Counts(n_top, n_bottom)
     thickness = pitch / (2.0 * radius) if periods else config.thickness
-    return TrayReading(counts, bool(periods), thickness)
+    lower = _median_colour(rows_lab[height - bottom:]) if n_bottom else None
+    upper = _median_colour(rows_lab[:top]) if n_top else None
+    colours = (lower, upper) if light_bottom else (upper, lower)
+    return TrayReading(counts, bool(periods), thickness, colours)
+
+
+def _median_colour(rows: Floats) -> Lab:
+    """The median Lab colour of a block's rows."""
+    med = np.median(rows, axis=0)
+    return float(med[0]), float(med[1]), float(med[2])
 
 
 def _step_block(rows: Floats, height: int, window: int, run: int, config: TrayConfig) -> int:
@@ -386,12 +401,8 @@ def _spectral_period(detail: Floats, radius: float,
 def _bottom_is_light(rows: Floats, bottom: int, top: int, height: int,
                      model: ColourModel | None, config: TrayConfig) -> bool:
     """Whether the block at the tray's bottom end is the light colour."""
-    def colour(block: Floats) -> tuple[float, float, float]:
-        med = np.median(block, axis=0)
-        return float(med[0]), float(med[1]), float(med[2])
-
-    lower = colour(rows[height - bottom:]) if bottom else None
-    upper = colour(rows[:top]) if top else None
+    lower = _median_colour(rows[height - bottom:]) if bottom else None
+    upper = _median_colour(rows[:top]) if top else None
     if model is not None:
         if lower is not None:
             return model.classify(lower)
