@@ -224,6 +224,14 @@ class Referee:
     makes the two agree) is usually wrong after the play too, so a board that is a
     legal play once these differences are taken out is a look, never a call
     (rendered 960b5e2b053c seed 7).  Empty with a perfect reader."""
+    tray_off: int = 0
+    """PLAY: the tray's own count of the mover's borne-off checkers (``off_read``) on the
+    board the throw lay on, less the record's: a tray read a checker short at the throw
+    is usually read a checker short after the play too (rendered 7e15fdd04acc seed 76:
+    dark's tray read one short before and after ``5/off``, the checker borne off read
+    on a stack of six as a seventh; the call light lit for a legal play).  What the
+    tray's own count gained since the throw is what went into the tray
+    (:meth:`_witness_doubt`).  0 with a perfect reader, or no tray read."""
     glimpsed: tuple[int, ...] = ()
     """ROLL: the values of a throw's dice that were seen when not both were readable."""
     beside: tuple[Die, ...] = ()
@@ -698,7 +706,7 @@ class Referee:
         out.emit("opening_roll", colour_name(starter), dice={"light": light, "dark": dark},
                  tie=False)
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       rereads=(), misread=(), taken_back=False,
+                       rereads=(), misread=(), tray_off=0, taken_back=False,
                        message=_play_message(session.game), before_roll=state.session)
 
     def _doubted_opening(self, observation: Observation, seen: tuple[Die, ...],
@@ -1214,8 +1222,18 @@ class Referee:
             return self._void(verdict, player, seen, out)
         state = self._accept_throw(player, seen, verdict, out)
         if observation is not None and state.stage is Stage.PLAY:
-            state = replace(state, misread=state._misread_at(observation))
+            state = replace(state, misread=state._misread_at(observation),
+                            tray_off=state._tray_off_at(observation))
         return state
+
+    def _tray_off_at(self, observation: Observation) -> int:
+        """The tray's own count of the mover's borne-off checkers less the record's (0
+        when the tray's own count was not read): see ``tray_off``."""
+        if observation.off_read is None or self.seating is None:
+            return 0
+        colour = colour_name(self.game.turn)
+        record = to_physical(self.game.position, self.seating, LIGHT).off
+        return int(getattr(observation.off_read, colour)) - int(getattr(record, colour))
 
     def _misread_at(self, observation: Observation) -> tuple[tuple[int, int, int], ...]:
         """Where ``observation``'s checkers differ from the record (see ``misread``)."""
@@ -1278,14 +1296,21 @@ class Referee:
         game = self.game
         assert game.dice is not None and judgement.after is not None
         tray = None if observation.off_read is None else \
-            getattr(observation.off_read, colour_name(game.turn))
-        over = stack_read_over(game.position, judgement.after, game.dice, tray,
-                               PLAUSIBLE.over_stack)
+            int(getattr(observation.off_read, colour_name(game.turn)))
+        # The tray's own count as read, and, when it was read off the record at the
+        # throw, the record's count plus what it gained since (``tray_off``).
+        trays = (tray,) if tray is None or not self.tray_off else (tray, tray - self.tray_off)
+        over = next((found for count in trays
+                     if (found := stack_read_over(game.position, judgement.after, game.dice,
+                                                  count, PLAUSIBLE.over_stack)) is not None),
+                    None)
         if over is not None:
             return (f"a legal play but for one checker more on the stack on point {over[0]}, "
                     "which the tray's own count has borne off: the stack may be misread")
-        short = stack_read_short(game.position, judgement.after, game.dice, tray,
-                                 PLAUSIBLE.under_stack)
+        short = next((found for count in trays
+                      if (found := stack_read_short(game.position, judgement.after, game.dice,
+                                                    count, PLAUSIBLE.under_stack)) is not None),
+                     None)
         if short is not None:
             return (f"a legal play but for one checker fewer on the stack on point "
                     f"{short[0]}, which the tray's own count has not borne off: the stack "
@@ -1456,7 +1481,7 @@ class Referee:
             return state
         out.emit("roll", colour_name(player), dice=list(verdict))
         return replace(state, session=session, stage=Stage.PLAY, dice_down=seen, glimpsed=(),
-                       rereads=(), misread=(), taken_back=False,
+                       rereads=(), misread=(), tray_off=0, taken_back=False,
                        message=_play_message(session.game), before_roll=state.session)
 
     def _check_board(self, observation: Observation, out: "_Out") -> "Referee":
