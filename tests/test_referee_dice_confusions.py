@@ -10,6 +10,9 @@ mode unless said):
   is recorded as that roll's, with a ``dice`` warning.  A 1 read as a 2 (seed 63)
   is still called: read again, a checker moved a pip short with a 2 is a legal 1,
   exactly a planted ``distance`` mistake.
+* Players mode too (at first only strict; 7e15fdd04acc seed 60: 4-2 read 2-2;
+  28de820384cd seed 96: 6-3 read 3-3): the call light lit on a legal play invites
+  the opponent to call it.
 """
 
 import pytest
@@ -60,11 +63,22 @@ def test_a_four_read_as_a_two_is_the_roll_the_play_fits(seating: Seating) -> Non
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
-def test_in_players_mode_a_four_read_as_a_two_is_left_to_the_opponent(
+def test_in_players_mode_a_four_read_as_a_two_lights_no_call_light(
         seating: Seating) -> None:
+    # Players mode too: the call light lit on a legal play invites a false call
+    # (rendered 7e15fdd04acc seed 60: 4-2 read 2-2, 9/5 4/2 judged illegal).
     events = _dark_plays(seating, (3, 2), "13/9 8/5", (4, 3), mode="players")
     assert not _calls(events)
-    assert _plays(events)[-1] == ("dark", False, "13/9 8/5", [3, 2])
+    assert _plays(events)[-1] == ("dark", True, "13/9 8/5", [4, 3])
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_in_players_mode_a_six_read_as_a_three_in_a_double_is_the_roll_the_play_fits(
+        seating: Seating) -> None:
+    # Rendered 28de820384cd seed 96: 6-3 read 3-3, 8/off judged illegal in players mode.
+    events = _dark_plays(seating, (3, 3), "24/21 13/7", (6, 3), mode="players")
+    assert not _calls(events)
+    assert _plays(events)[-1] == ("dark", True, "24/21 13/7", [6, 3])
 
 
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)

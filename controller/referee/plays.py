@@ -89,8 +89,8 @@ class Plausibility:
     play is a look instead of a call (28de820384cd seed 23)."""
 
     dice_confusions: tuple[tuple[int, int], ...] = ((3, 6), (2, 4))
-    """(value read, value shown) of the dice misreadings the referee allows for where it
-    calls at once (strict mode, a game's last play): a play illegal with the roll as
+    """(value read, value shown) of the dice misreadings the referee allows for (both
+    modes; at first only where it calls at once): a play illegal with the roll as
     read, and legal with both dice played when one die is read again so (exactly one
     roll fits), is recorded as that roll's with a ``dice`` warning, never called; a
     roll read as a double is read again too.  Measured on the rendered streams
@@ -100,9 +100,10 @@ class Plausibility:
     played as a double a die short) and 63 (4-1 read 2-4).  A 1 read as a 2 is left
     out: re-read, a checker moved a pip short with a 2 is a legal 1, and that is a
     planted ``distance`` mistake (10 of 482 catches lost with a perfect reader over
-    200 games); the two pairs kept lost none.  Players mode keeps ``pips_missed``
-    alone: the opponent decides there, and a play recorded with a guessed roll would
-    take the call from them."""
+    200 games); the two pairs kept lost none.  Players mode too (at first only
+    strict): the call light lit on a legal play invites the opponent to call it
+    (7e15fdd04acc seed 60: 4-2 read 2-2; 28de820384cd seed 96: 6-3 read 3-3, both
+    judged illegal); with a perfect reader nothing changed there either (482/482)."""
 
     over_stack: int = 5
     """A stack this tall (as the legal play leaves it) may be read a checker *too many*,
