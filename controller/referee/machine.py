@@ -188,8 +188,11 @@ class Referee:
     thrown (a mark the camera takes for a die, a die left lying) and becomes a fixture."""
     doubt: VoidThrow | None = None
     """ROLL: a throw whose only fault is a die read as cocked, held in doubt (see
-    :meth:`_doubted_throw`); ``doubted`` are its dice as they lay."""
+    :meth:`_doubted_throw`); ``doubted`` are its dice as they lay.  Or (reason
+    ``wrong_half``) both dice in the opponent's half while the player on turn could
+    have danced unseen (:meth:`_doubted_half`); ``doubted_on`` the board they lay on."""
     doubted: tuple[Die, ...] = ()
+    doubted_on: Observation | None = None
     doubt_up: bool = False
     """The doubted dice were picked up with nothing moved, though nothing could move
     with them as read: no call; the next throw tells (the thrower's: the throw was
@@ -860,6 +863,8 @@ class Referee:
     # ROLL -----------------------------------------------------------------
 
     def _roll(self, observation: Observation, seen: tuple[Die, ...], out: "_Out") -> "Referee":
+        if self.doubt is not None and self.doubt.reason == "wrong_half":
+            return self._doubted_half(observation, seen, out)
         if self.doubt is not None:
             return self._doubted_throw(observation, seen, out)
         game = self.game
@@ -1061,6 +1066,104 @@ class Referee:
                         before_roll=None, rereads=())
         return state._final(observation, rest, out)
 
+    def _may_have_danced(self, player: Player, seen: tuple[Die, ...]) -> bool:
+        """Whether two dice in the opponent's half, on the board as the record has it
+        with ``player`` to throw, may be the opponent's throw after a dance of
+        ``player``'s the camera missed whole: ``player`` could dance (a checker on the
+        bar against a board that shuts out at least one roll) and the opponent could
+        move with those dice (a pick-up with nothing moved tells them apart)."""
+        game = self.game
+        if game.turn != player or self.stage is not Stage.ROLL or not _a_throw(seen) or \
+                game.position.bar(player) == 0:
+            return False
+        if not any(not game.position.legal_positions(*roll) for roll in rolls_with(())):
+            return False
+        values = dice_values(seen)
+        if len(values) != 2:
+            return False
+        theirs = game.position.with_turn(player.opponent)
+        return bool(theirs.legal_positions(values[0], values[1]))
+
+    def _doubted_half(self, observation: Observation, seen: tuple[Die, ...],
+                      out: "_Out") -> "Referee":
+        """Dice in the opponent's half, held until the table shows whose throw they were.
+
+        The player on turn could have danced, and a throw the camera misses whole
+        (rendered 7e15fdd04acc and 28de820384cd seed 102: light on the bar, a 6-6
+        never seen) leaves the opponent's next throw looking exactly like a throw in
+        the wrong half.  So the call waits for what the players do:
+
+        * the dice picked up with nothing moved, or the same player's throw again
+          into their own half: the throw was void, ``reroll`` (wrong_half) for the
+          thrower, then the rethrow is judged;
+        * the opponent's checkers played, then the dice picked up: the opponent's
+          throw; the dance is recorded (inferred) when exactly one roll dances, else
+          the game goes on from the board the throw lay on, the opponent to play (a
+          ``look`` with ``resync``), and the opponent's play is judged;
+        * the thrower's own checkers played: they threw into the wrong half,
+          ``reroll`` (wrong_half).
+        """
+        doubt, held, lay_on = self.doubt, self.doubted, self.doubted_on
+        assert doubt is not None and lay_on is not None and self.seating is not None
+        game = self.game
+        player, opponent = game.turn, game.turn.opponent
+        half = thrower_half(self.seat(player))
+        tolerance = self.settings.die_tolerance
+        lying = tuple(d for d in seen if any(_same_place(d, x, tolerance) for x in held))
+        if lying:
+            return self  # still lying, played on or not: wait for the pick-up
+        others = seen
+        if others and all(d.side == thrower_half(self.seat(opponent)) for d in others):
+            # Dice in the opponent's half still, elsewhere (read in another place, or
+            # thrown there again): still no telling whose; wait on them.
+            return replace(self, doubted=others)
+        try:
+            board = position_of(read_board(observation), self.seating, player)
+        except BoardReadError:
+            return self  # a hand, a checker unaccounted for: wait for a clear board
+        try:
+            before = position_of(read_board(lay_on), self.seating, player)
+        except BoardReadError:  # pragma: no cover - the throw was taken on a readable board
+            return self
+        state = replace(self, doubt=None, doubted=(), doubted_on=None)
+        record = game.position
+        # What moved since the throw lay there (the board as read then, misreadings and
+        # all, so that a stack read wrong before and after moves nothing).
+        mine = board.layout(player) != before.layout(player)
+        theirs = board.layout(opponent) != before.layout(opponent)
+        played = mine and not _only_hit(before.layout(player), board.layout(player))
+        if not theirs and (played or not mine):
+            # Nothing moved, or only the thrower's own checkers did: the thrower's throw.
+            state = replace(state._void(doubt, player, (), out), void_by=None)
+            if others and _a_throw(others) and others[0].side == half:
+                return state._roll(observation, others, out)
+            return state
+        if played:
+            # Both sides' checkers changed: no telling whose throw it was.  No call; the
+            # game goes on from the board, the thrower to throw.
+            return state._resync(observation, player, out)
+        # The opponent played the dice: the thrower danced, unseen.
+        dances = [roll for roll in rolls_with(()) if not record.legal_positions(*roll)]
+        if len(dances) == 1:
+            session = state.session.apply(Roll(player, dances[0]))
+            out.emit("roll", colour_name(player), dice=list(dances[0]), inferred=True)
+            state = replace(state, session=session, stage=Stage.PLAY, glimpsed=(),
+                            dice_down=(), before_roll=None, rereads=())
+            state = state._final(lay_on, held, out)
+        else:
+            out.warn("look", f"{colour_name(player)}'s throw was not seen (a dance): the "
+                             f"dice in {colour_name(opponent)}'s half were "
+                             f"{colour_name(opponent)}'s", resync=True)
+            state = state._diverge(record.with_turn(opponent),
+                                   f"a throw of {colour_name(player)}'s the camera did not "
+                                   "see (a dance)")
+            state = replace(state, stage=Stage.ROLL, glimpsed=(), dice_down=(), rereads=(),
+                            before_roll=None, parted=None, stood=None)
+            state = state._throw(opponent, held, out, lay_on)
+        if state.stage is not Stage.PLAY or state.game.turn != opponent:
+            return state
+        return state._play(observation, others, out)
+
     def _doubted_throw(self, observation: Observation, seen: tuple[Die, ...],
                        out: "_Out") -> "Referee":
         """A throw with a die read as cocked, held until the table shows whether it stands.
@@ -1218,6 +1321,13 @@ class Referee:
             out.warn("dice", f"{verdict.detail}? If so the throw is void: pick up the "
                              "dice and throw again", die=die_json(verdict.die))
             return replace(self, doubt=verdict, doubted=seen)
+        if isinstance(verdict, VoidThrow) and verdict.reason == "wrong_half" and \
+                observation is not None and self._may_have_danced(player, seen):
+            out.warn("dice", f"dice in {colour_name(player.opponent)}'s half: "
+                             f"{colour_name(player)}'s throw in the wrong half, or "
+                             f"{colour_name(player.opponent)}'s after a dance the camera "
+                             "did not see? The pick-up tells")
+            return replace(self, doubt=verdict, doubted=seen, doubted_on=observation)
         if isinstance(verdict, VoidThrow):
             return self._void(verdict, player, seen, out)
         state = self._accept_throw(player, seen, verdict, out)
@@ -1470,7 +1580,7 @@ class Referee:
     def _accept_throw(self, player: Player, seen: tuple[Die, ...], verdict: tuple[int, int],
                       out: "_Out") -> "Referee":
         """A throw that stands: the roll is recorded and ``player``'s play begins."""
-        state = replace(self, doubt=None, doubted=())
+        state = replace(self, doubt=None, doubted=(), doubted_on=None)
         if state.call is not None:
             out.emit("play_stands", colour_name(state.call.mover), move=state.call.move)
             state = replace(state, call=None)
