@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.dice.chroma import ChromaConfig, Colour, chroma_contrast
 from vision.dice.faces import Face
 from vision.dice.outline import OutlineConfig, tipped_outline
 from vision.dice.pips import Gray, Pip
@@ -275,6 +276,22 @@ class PoseConfig:
     just under the least of one seed called 1 and 7 flat dice of the other cocked."""
     pip_shape: PipShapeConfig = field(default_factory=PipShapeConfig)
     """Where each pip's grey levels are weighed for ``lean_squash``."""
+    chroma_margin: float | None = 0.15
+    """``outline_margin`` for the outline found by colour (:mod:`.chroma`), looked for on
+    a die of two to six pips whose outline the grey window does not show past
+    ``outline_margin``, when the caller passes the colour window (``assess(colour=...)``;
+    the same tests of support, sharpness and ``outline_squash`` hold); None for never.
+    The largest group of cocked dice missed on the tune renders were red dice whose
+    tipped-up face is within a few grey levels of a brown or burgundy board, plainly
+    red in colour.  Renders of ``bench/dice_pose_accuracy.py``'s tune seed 21 (300
+    scenes, tuned styles, 2x still, the scene's die size): of the 8 coloured cocked
+    dice with support the other cues missed, 6 showed an outline by colour 0.18-0.5
+    die edges past the allowance (4 of them twos to sixes whose top face measured
+    under ``outline_squash``); of 53 coloured flat dice judged as if every die had
+    support, 4 did (0.13-0.33), three of them with a round top face (``outline_squash``)
+    and the fourth a one.  0.1 found and called the same there."""
+    chroma: ChromaConfig = field(default_factory=ChromaConfig)
+    """Which dice are read by colour and how (:mod:`.chroma`)."""
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
@@ -309,6 +326,8 @@ class PoseConfig:
         if self.supported_min_size is not None and not 0.0 <= self.supported_min_size <= 2.0:
             raise ConfigError(f"dice pose: supported_min_size is a fraction of die_pixels, 0-2 "
                               f"(or None for fine_min_size), not {self.supported_min_size}")
+        if self.chroma_margin is not None and self.chroma_margin < 0.0:
+            raise ConfigError("dice pose: chroma_margin at least 0 (or None for never)")
         if self.lean_squash is not None and not 0.0 <= self.lean_squash <= 1.0:
             raise ConfigError(f"dice pose: lean_squash is 0-1 (or None for never), "
                               f"not {self.lean_squash}")
@@ -337,7 +356,7 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
            field_pixels: float | None = None, pips: list[Pip] | None = None,
            camera_height: float | None = None, source_die: float | None = None,
            supported: bool = False, lean: tuple[float, float] | None = None,
-           leans: Sequence[tuple[float, float]] = ()) -> Pose:
+           leans: Sequence[tuple[float, float]] = (), colour: Colour | None = None) -> Pose:
     """Flat or cocked, for a face found in a rectified field image whose
     dice are ``die_pixels`` wide when flat.  ``nadir`` (the point below the
     camera, pixels of ``gray``) and ``field_pixels`` (the field's width
@@ -354,7 +373,9 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     (``outline_margin``) and its pips' squash along that direction (``lean_squash``);
     ``leans`` are the directions of other supports near enough
     to lean on too (:attr:`.support.SupportConfig.second_reach`), whose sides turned
-    away are looked at as well, and along which its pips' squash is measured too.  A
+    away are looked at as well, and along which its pips' squash is measured too;
+    ``colour`` is the window ``gray`` was made from (BGR), in which a coloured die's
+    outline is looked for by its colour too (``chroma_margin``).  A
     die with support is sharp down to ``supported_min_size``; one without is flat
     unless its top face is squashed below ``open_squash``."""
     open_space = config.use_support and not supported
@@ -415,6 +436,18 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
                 past = band.edge - config.outline.top_edge
                 reasons.append(f"the tipped-up face's outline {past:.2f} die edges past the "
                                f"top face (perspective: {band.allowance:.2f})")
+            elif colour is not None and config.chroma_margin is not None and face.value > 1:
+                # not found in grey: a coloured die's silhouette by its colour (.chroma)
+                contrast = chroma_contrast(colour, face, config.chroma)
+                tinted = [] if contrast is None else [
+                    tipped_outline(contrast, face, (-x, -y), nadir, reach, config.outline)
+                    for x, y in (lean, *leans)]
+                band = max((b for b in tinted if b is not None), key=lambda b: b.excess,
+                           default=None)
+                if band is not None and band.excess > config.chroma_margin:
+                    past = band.edge - config.outline.top_edge
+                    reasons.append(f"the tipped-up face's outline by its colour {past:.2f} die "
+                                   f"edges past the top face (perspective: {band.allowance:.2f})")
     aspect, size, fill, toward = _body(gray, face, die_pixels, config)
     if aspect is not None and size is not None and fill is not None and not (
             full and config.fine_skips_body):
