@@ -202,7 +202,7 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, propose,
                         checker_mask)
     faces: list[tuple[Face, npt.NDArray[np.uint8], tuple[float, float],
-                      tuple[float, float], BoardDiceConfig, int]] = []
+                      tuple[float, float], BoardDiceConfig, int, Image | None]] = []
     sizes = [config]
     if config.small_die is not None and (hires is not None or config.small_die_in_frame):
         sizes.append(replace(config, die_size=config.die_size * config.small_die))
@@ -223,15 +223,16 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                 if sized is not config and face.value < config.small_die_least:
                     continue
                 sized_right = sized_right or _sized(face, sized)
-                faces.append((face, gray, (u, v), local_nadir, sized, rect_w))
+                faces.append((face, gray, (u, v), local_nadir, sized, rect_w, read.colour))
             if sized_right:
                 break
     found: list[BoardDie] = []
-    for face, gray, uv, local_nadir, sized, rect_w in faces:
+    for face, gray, uv, local_nadir, sized, rect_w, colour in faces:
         # the other dice found can hold this one tilted (the pose test's support)
-        others = [other for _, _, other, _, _, _ in faces if other != uv]
+        others = [other for _, _, other, _, _, _, _ in faces if other != uv]
         die = _board_die(face, gray, uv, field_map, profile, checker_mask, sized,
-                         local_nadir, rect_w, camera_height=height, scale=scale, others=others)
+                         local_nadir, rect_w, camera_height=height, scale=scale, others=others,
+                         colour=colour)
         if die is not None:
             found.append(die)
     return sorted(found, key=lambda d: d.field_uv)
@@ -243,11 +244,13 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                config: BoardDiceConfig, nadir: tuple[float, float] | None = None,
                field_pixels: float | None = None, *, camera_height: float | None = None,
                scale: float = 1.0,
-               others: Sequence[tuple[float, float]] = ()) -> BoardDie | None:
+               others: Sequence[tuple[float, float]] = (),
+               colour: Image | None = None) -> BoardDie | None:
     """The die a face found in a window shows, or None when it is no die of this board
     (the wrong size, off the field, a lone blob on the bar).  ``camera_height`` (field
-    widths), ``scale`` (of the image read over ``field_map``'s) and ``others`` (the
-    field points of the other dice found) serve the pose test."""
+    widths), ``scale`` (of the image read over ``field_map``'s), ``others`` (the
+    field points of the other dice found) and ``colour`` (the window ``gray`` was made
+    from, when in colour) serve the pose test."""
     if not _sized(face, config):
         return None
     u, v = uv
@@ -269,7 +272,8 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
                   field_pixels=field_pixels, camera_height=camera_height,
                   source_die=math.sqrt(box[2] * box[3]) * scale,
                   supported=lean is not None, lean=lean,
-                  leans=[d for e, d in near[1:] if e <= config.pose.support.second_reach])
+                  leans=[d for e, d in near[1:] if e <= config.pose.support.second_reach],
+                  colour=colour)
     on = False
     if checker_mask is not None:
         if face.value == 1 and (
@@ -342,6 +346,8 @@ class WindowRead:
     """The detection settings it was read with (the window's polarities)."""
     faces: list[Face]
     """The top faces found in it."""
+    colour: Image | None = None
+    """The window warped upright in colour (BGR; None when read from a grey image)."""
 
 
 def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple[int, int],
@@ -349,7 +355,8 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
     """The faces in one window (the field's and the band's off it are read alike): the
     window's polarities only, and once more with the split offset when none is found
     (pips of a die touching a checker merge with its rim at the first offset)."""
-    gray, origin = _window_image(source, source_map, window, size)
+    warped, origin = _window_warp(source, source_map, window, size)
+    gray = _gray(warped)
     local_nadir = ((nadir[0] - origin[0]) * size[0], (nadir[1] - origin[1]) * size[1])
     detect = replace(config.detect, polarities=tuple(
         p for p in config.detect.polarities if p in window.polarities))
@@ -365,7 +372,8 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
                            octaves_to=pips.max_diameter)
         detect = replace(detect, pips=pips)
         faces = find_dice(gray, detect, local_nadir, config.die_pixels)
-    return WindowRead(gray, origin, local_nadir, detect, faces)
+    return WindowRead(gray, origin, local_nadir, detect, faces,
+                      warped if warped.ndim == 3 and warped.shape[2] == 3 else None)
 
 
 def _tight(face: Face, config: BoardDiceConfig) -> bool:
@@ -391,9 +399,17 @@ def _grown(face: Face, others: list[Face]) -> Face:
 def _window_image(source: Image, source_map: FieldMap, window: Window,
                   size: tuple[int, int]) -> tuple[npt.NDArray[np.uint8], tuple[float, float]]:
     """A window of the field warped upright (grey) at the reading scale (the whole field
-    ``size`` pixels), and the (u, v) of its top-left pixel.  The window is snapped to the
-    pixel grid of the whole field at that scale: it is then exactly a piece of what
-    rectifying the whole field gives, pixel for pixel."""
+    ``size`` pixels), and the (u, v) of its top-left pixel (:func:`_window_warp`)."""
+    warped, origin = _window_warp(source, source_map, window, size)
+    return _gray(warped), origin
+
+
+def _window_warp(source: Image, source_map: FieldMap, window: Window,
+                 size: tuple[int, int]) -> tuple[Image, tuple[float, float]]:
+    """A window of the field warped upright as ``source`` is (colour or grey) at the
+    reading scale (the whole field ``size`` pixels), and the (u, v) of its top-left
+    pixel.  The window is snapped to the pixel grid of the whole field at that scale: it
+    is then exactly a piece of what rectifying the whole field gives, pixel for pixel."""
     rect_w, rect_h = size
     x0, y0 = math.floor(window.low[0] * rect_w), math.floor(window.low[1] * rect_h)
     x1, y1 = math.ceil(window.high[0] * rect_w), math.ceil(window.high[1] * rect_h)
@@ -402,7 +418,7 @@ def _window_image(source: Image, source_map: FieldMap, window: Window,
                        [0.0, 0.0, 1.0]]) @ source_map.to_field
     warped = cv2.warpPerspective(source, matrix, shape, flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    return _gray(np.asarray(warped, dtype=np.uint8)), (x0 / rect_w, y0 / rect_h)
+    return np.asarray(warped, dtype=np.uint8), (x0 / rect_w, y0 / rect_h)
 
 
 def faces_in_field(gray: npt.NDArray[np.uint8],
