@@ -209,6 +209,7 @@ def test_a_spread_side_the_tray_shows_may_have_been_hit_after_bearing_off() -> N
     assert light_counts(CountConfig(spread_off=False)) == [1, 6, 4, 4]
 
 
+
 @pytest.mark.parametrize("period", [7.0, 9.0, 12.5])
 def test_the_stripes_period_is_the_periodogram_peak(period: float) -> None:
     """Slabs' stripes under noise and a lamp's slope: the period found is the stripes'
@@ -220,14 +221,6 @@ def test_the_stripes_period_is_the_periodogram_peak(period: float) -> None:
     found = _period(profile, 24.0, TrayConfig())
     assert found is not None
     assert found[0] == pytest.approx(period, rel=0.03)
-
-
-def test_noise_alone_gives_no_stripes_period() -> None:
-    """A block with no stripes (noise only) measures no thickness: it is guessed."""
-    rng = np.random.default_rng(12)
-    for _ in range(50):
-        assert _period(120.0 + rng.normal(0.0, 4.0, 120), 24.0, TrayConfig()) is None
-
 
 def _red_board(told_light: bool, off: TrayReading, face: tuple[float, float, float],
                config: CountConfig | None = None) -> Counts:

@@ -62,24 +62,28 @@ class TrayConfig:
     """Least autocorrelation of the stripes for their period to be used (``spectrum``
     off)."""
     spectrum: bool = True
-    """Find the stripes' period as the strongest of the block's periodogram over the
-    periods of ``pitch`` (a Hann-windowed Fourier sum at each) rather than as the highest
-    autocorrelation.  The autocorrelation of the stripes after the high-pass that takes
-    out the block's shading is weak (0.1-0.2), and the high-pass turns plain noise into a
-    side lobe about as high at 11-13 pixels, whatever the checkers' thickness: of the
-    stripes' periods the autocorrelation gave on bear-off positions (checker bench,
-    ``--family bear-off``, tune seed 101: 160 trays with a measured period, blocks of up
-    to thirteen), the count was right for 39 trays of 131.  Tune renders, counts right
-    by the tray alone: bear-off seed 101 50 -> 54 of 175 (within one 109 -> 112), checker
-    bench seed 71 181 -> 181 of 196; the 1,622 cached tune fields of rounds five to eight
-    read the same boards (20 wrong) and off (3 settled wrong).  Off: the
-    autocorrelation."""
+    """Find the stripes' period first as the strongest of the block's periodogram over the
+    periods of ``pitch`` (a Hann-windowed Fourier sum at each), and only when no period
+    stands out there (``power``) as the highest autocorrelation.  The autocorrelation of
+    the stripes after the high-pass that takes out the block's shading is weak (0.1-0.2),
+    and the high-pass turns plain noise into a side lobe about as high at 11-13 pixels,
+    whatever the checkers' thickness; for thin checkers its highest peak can be twice
+    their period.  On bear-off positions (checker bench ``--family bear-off``, tune seed
+    101: 175 trays, blocks of up to thirteen) the counts by the tray alone were right for
+    50 (within one for 109) by the autocorrelation, 54 (112) by the periodogram alone and
+    57 (116) by both in turn; checker bench tune seed 71's trays 181 of 196 all three
+    ways; fresh vision_accuracy tune seeds 27-28 and 31-34 (tuned styles, 1,360 clear
+    frames) one wrong board fewer (34/54) and none lost, the 1,622 cached tune fields of
+    rounds five to eight unchanged (boards and off).  The periodogram alone read a real
+    block's thickness as guessed where the autocorrelation had it (a render with fifteen
+    and eleven borne off, read 13 and 9: tests/test_referee_off_read.py), so the
+    autocorrelation stays second.  Off: the autocorrelation alone."""
     power: float = 0.3
     """Least share of the block's detail energy at the periodogram's peak for its period
-    to be used (``spectrum``); under it the thickness is guessed.  At 0.2 the bear-off
-    trays read 57 right but the cached tune fields lost a board (checker bench tune seed
-    51, scene 258: a block of four counted three by a measured period, so taken as
-    exact); 0.4 leaves too few measured (50 right)."""
+    to be taken (``spectrum``).  0.2 took periods from blocks with none (the cached tune
+    fields lost a board: checker bench tune seed 51, scene 258, a block of four counted
+    three by a measured period and so taken as exact); 0.4 leaves most to the
+    autocorrelation."""
     periods: int = 200
     """Candidate periods the periodogram is taken at, evenly over ``pitch``."""
     min_block: int = 30
@@ -349,9 +353,9 @@ def _run(marked: npt.NDArray[np.bool_], gap: int) -> int:
 
 def _period(profile_rows: Floats, radius: float,
             config: TrayConfig) -> tuple[float, float] | None:
-    """The stripes' period (pixels) and how strongly it shows (its autocorrelation, or
-    its share of the detail's energy with ``config.spectrum``), if a block is long enough
-    and striped enough."""
+    """The stripes' period (pixels) and how strongly it shows (its share of the detail's
+    energy, or its autocorrelation), if a block is long enough and striped enough: the
+    periodogram's when it stands out (``config.spectrum``), else the autocorrelation's."""
     if len(profile_rows) < config.min_block:
         return None
     smooth = cv2.GaussianBlur(profile_rows.reshape(-1, 1).astype(np.float32), (1, 21), 0)
@@ -360,7 +364,9 @@ def _period(profile_rows: Floats, radius: float,
     if energy <= 1e-6:
         return None
     if config.spectrum:
-        return _spectral_period(detail, radius, config)
+        found = _spectral_period(detail, radius, config)
+        if found is not None:
+            return found
     lags = np.arange(max(int(config.pitch[0] * radius), 2), int(config.pitch[1] * radius) + 1)
     lags = lags[lags < len(detail) - 2]
     if len(lags) < 3:
