@@ -129,6 +129,21 @@ class CountConfig:
     found).  Tune renders (pipeline seeds 21-22, checker bench seed 51, 680 frames): 16
     wrong boards -> 11, none lost; checker bench seed 61 unchanged.  None: the tray's
     counts as read give one total."""
+    tall_gap: int = 5
+    """A side whose total on the board the caller gives (``on_board``: the referee's, fifteen
+    less those it saw borne off) and still reads short by up to this many once the
+    alternatives and ``StackConfig.lone_room`` are taken, with exactly one *tall* stack of
+    its colour (a full row, ``StackConfig.doubt_row`` or longer, that can carry them: a
+    row of five holds at most fifteen in layers of one fewer each), has them on that
+    stack.  A bear-off's tall stack with a layer shifted too little to show, or a second
+    and third layer seen as one, is read two to five short, and nothing in the image tells
+    (bear-off positions, checker bench tune seed 101, totals known: ten read as six,
+    eleven as seven, twelve as eight; wrong boards 11 -> 4 of 300).  Not for the totals
+    the rules only imply: fifteen for a side spread over the board is not sure (hit after
+    it began bearing off, its tray out of view), and on the 1,622 cached tune fields of
+    rounds five to eight three boards were read right and two lost that way (six read as
+    nine, nine as twelve); the tray's count for a side bearing off is worse (bear-off seed
+    101: 25 -> 35 wrong boards).  0: off."""
     spread_off: bool = True
     """A side spread over the board (or on the bar) whose colour the tray shows, as the
     stacks orient its blocks, may have been hit after it began bearing off: its total on
@@ -302,6 +317,8 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
     if config.stacks.lone_room > 0 and (config.presume_totals or on_board is not None):
         totals = _lone_room(stacks, bar, totals, on_board if on_board is not None
                             else _sure_totals(stacks, bar, tray), config.stacks.lone_room)
+    if config.tall_gap > 0 and on_board is not None:
+        totals = _tall_gap(stacks, bar, totals, (on_board.light, on_board.dark), config)
     points = [[0, 0] for _ in range(24)]
     for point, (stack, colour) in stacks.items():
         chain = members[point]
@@ -367,6 +384,30 @@ def _lone_room(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
                  and out.get(p, stacks[p][0].count) == stacks[p][0].count]
         if len(roomy) == 1:
             out[roomy[0]] = stacks[roomy[0]][0].count + gap
+    return out
+
+
+def _tall_gap(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
+              totals: dict[int, int], sure: tuple[int | None, int | None],
+              config: CountConfig) -> dict[int, int]:
+    """The stack counts with a side that still reads short of its known total (``sure``,
+    None: not known) by at most ``config.tall_gap`` given the missing checkers on its one
+    tall stack, or long by as many taken off it down to its row (see
+    ``CountConfig.tall_gap``)."""
+    out = dict(totals)
+    full = config.stacks.doubt_row
+    for index, wanted in enumerate(sure):
+        if wanted is None:
+            continue
+        points = [p for p, (_, c) in stacks.items() if c == (index == 0)]
+        gap = wanted - bar[index] - sum(out.get(p, stacks[p][0].count) for p in points)
+        if not 0 < abs(gap) <= config.tall_gap:
+            continue
+        tall = [p for p in points if stacks[p][0].row >= full
+                and stacks[p][0].row <= out.get(p, stacks[p][0].count) + gap
+                <= stacks[p][0].row * (stacks[p][0].row + 1) // 2]
+        if len(tall) == 1:
+            out[tall[0]] = out.get(tall[0], stacks[tall[0]][0].count) + gap
     return out
 
 
