@@ -312,7 +312,7 @@ def test_a_roll_never_seen_is_inferred_when_the_opponent_throws(seating: Seating
     assert referee.stage is Stage.PLAY and referee.game.turn == LIGHT
 
 
-def test_a_roll_never_seen_that_several_rolls_fit_is_no_roll_but_the_game_goes_on() -> None:
+def test_a_roll_never_seen_that_several_rolls_fit_is_recorded_with_the_roll_in_doubt() -> None:
     seating = SEATINGS[3]
     script, position = _to_roll(seating)
     dark = position.with_turn(DARK)
@@ -323,12 +323,15 @@ def test_a_roll_never_seen_that_several_rolls_fit_is_no_roll_but_the_game_goes_o
     script.stable(after)
     script.throw(after, LIGHT, (3, 1), spot=2)
     referee, events = run(Referee.new(), script.inputs)
-    # No roll is recorded for dark; light's throw says whose turn it is, and the game
-    # goes on from the board as it stands (a look warning, never a call).
-    assert names(events)[-4:] == ["warning:moved", "warning:moved", "warning:look", "roll"]
-    assert "the board fits " + ", ".join(f"{h}-{lo}" for h, lo in fits) in \
-        events[-3].data["detail"]
-    assert events[-2].data["resync"] is True
+    # Light's throw ends dark's play: every roll that fits leaves this board, so the
+    # position is beyond doubt and only the roll is not.  The play is recorded (taken
+    # as, with the likelier roll: a double is half as likely), never a call, and
+    # light's throw is judged as light's.
+    assert names(events)[-5:] == ["warning:moved", "warning:look", "roll", "play", "roll"]
+    assert "fits 1-1, 3-1 with the dice seen: taken as 8/5 6/5 with 3-1" in \
+        events[-4].data["detail"]
+    assert events[-3].player == "dark" and events[-3].data == {"dice": [3, 1], "inferred": True}
+    assert events[-2].player == "dark" and events[-2].data["move"] == "8/5 6/5"
     assert events[-1].player == "light" and events[-1].data == {"dice": [3, 1]}
     assert referee.game.turn == LIGHT and referee.stage is Stage.PLAY
-    assert referee.game.position == after.with_turn(LIGHT) and referee.divergences
+    assert referee.game.position == after.with_turn(LIGHT) and not referee.divergences

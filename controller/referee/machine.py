@@ -920,10 +920,16 @@ class Referee:
             # The player on turn played with dice the camera did not see (in
             # full); the opponent's throw shows that play is over.  A throw in
             # the wrong half is not what this looks like: never a call here.
-            state = state._infer_roll(observation, out)
+            state = state._infer_roll(observation, out, over=_a_throw(seen) or len(seen) == 1)
             if state.game.turn == game.turn:
-                if state.call is not None or not _a_throw(seen):
+                if state.call is not None or not (_a_throw(seen) or len(seen) == 1):
                     return state
+                # One die of the opponent's throw seen (the other missed) says whose
+                # turn it is as well as two: the throw is taken as seen in part, and
+                # the roll is inferred from the opponent's play (rendered 7e15fdd04acc
+                # seed 28: dark's 6 missed throw after throw, and with light's play
+                # unseen before it no play was recorded until dark's dice were both
+                # seen).
                 # No roll explains the board (or more than one): the opponent's
                 # throw still says whose turn it is.
                 explained = self._a_legal_play_of_some_roll(observation)
@@ -950,6 +956,21 @@ class Referee:
             # record), with no play judged since: the turn the referee has is a
             # guess, and the dice say whose throw it is.
             state = state._resync(observation, game.turn.opponent, out)
+        elif _a_throw(seen) and seen[0].side == thrower_half(self.seat(game.turn)) and \
+                self.parted is not None and self.call is None and \
+                self._opponent_moved_on(observation) and self._board_astray(observation):
+            # The player on turn throws on a board that parted from the record since
+            # the last play, two checkers or more away and the opponent's checkers
+            # moved too (plays the camera missed, the opponent's throws unseen:
+            # rendered 7e15fdd04acc seed 17, two plays unseen after a replay): their
+            # play would be judged against a record the board has left.  The game
+            # goes on from the board as it stands, the thrower to play, as when the
+            # opponent throws.  The thrower's own checkers alone moved are rather
+            # their play begun before the throw was seen (seed 3), judged as before.
+            # A lone die seen beside the field before is no evidence of a void throw
+            # any more: the checkers moved since (see _rethrow_after_off_field).
+            state = replace(state._resync(observation, game.turn, out), beside=(),
+                            beside_by=None, beside_gone=False)
         return state._throw(state.game.turn, seen, out, observation)
 
     def _resync(self, observation: Observation, thrower: Player, out: "_Out") -> "Referee":
@@ -1028,7 +1049,7 @@ class Referee:
             reading = read_board(observation)
             fits = [roll for roll in rolls_with(self.glimpsed)
                     if judge_play(game.position, reading, self.seating, roll).kind == "legal"]
-            state = self._infer_roll(observation, out)
+            state = self._infer_roll(observation, out, over=True)
             if state.stage is not Stage.ROLL or state.game.turn == player or len(fits) != 1:
                 if state.stage is Stage.ROLL and state.game.turn == player:
                     state = state._resync(observation, opponent, out)
@@ -1270,6 +1291,18 @@ class Referee:
         except BoardReadError:
             return False
         return board_distance(board, self.game.position) >= PLAUSIBLE.astray
+
+    def _opponent_moved_on(self, observation: Observation) -> bool:
+        """Whether the board is readable and the opponent of the player on turn has
+        checkers elsewhere than the record has them, other than by being hit."""
+        assert self.seating is not None
+        try:
+            board = position_of(read_board(observation), self.seating, self.game.turn)
+        except BoardReadError:
+            return False
+        opponent = self.game.turn.opponent
+        had, has = self.game.position.layout(opponent), board.layout(opponent)
+        return has != had and not _only_hit(had, has)
 
     def _board_moved(self, observation: Observation) -> bool:
         assert self.seating is not None
@@ -1674,7 +1707,8 @@ class Referee:
             return replace(back, stage=Stage.PLAY)._record_play(judgement, out)
         return self
 
-    def _infer_roll(self, observation: Observation, out: "_Out") -> "Referee":
+    def _infer_roll(self, observation: Observation, out: "_Out",
+                    over: bool = False) -> "Referee":
         """A throw seen in part, then played and picked up: the roll the play fits.
 
         The camera missed a die (a 1 is the hardest to see), or both, and the
@@ -1684,6 +1718,12 @@ class Referee:
         never a call.  With no die seen, the play is only taken as over when
         the opponent throws (:meth:`_roll`), never on a board of its own: a
         board half-way through a play can be a legal play of another roll.
+
+        ``over``: the opponent has thrown, so the play is over.  Several rolls
+        whose legal plays all leave this board (``8/2 6/4`` is 6-2 or 2-2 with a
+        2 seen) then put the position beyond doubt and only the roll in doubt:
+        the play is recorded with one of them (:func:`likeliest_roll`) and a
+        ``dice`` warning naming them all, never lost to a resync.
         """
         game = self.game
         assert self.seating is not None
@@ -1702,6 +1742,14 @@ class Referee:
             out.warn("dice", f"the last play fits {len(fits)} rolls with the dice seen; "
                              f"recorded with {fits[0][0]}-{fits[0][1]}")
             fits = fits[:1]
+        if len(fits) > 1 and over:
+            taken = likeliest_roll(fits)
+            listed = ", ".join(f"{a}-{b}" for a, b in fits)
+            move = judge_play(game.position, reading, self.seating, taken).move
+            out.warn("look", f"{colour_name(game.turn)}'s play fits {listed} with the dice "
+                             f"seen: taken as {move or 'no move'} with {taken[0]}-{taken[1]}, "
+                             "the roll in doubt", move=move)
+            fits = [taken]
         if len(fits) != 1:
             listed = ", ".join(f"{a}-{b}" for a, b in fits) or "no roll"
             seen = "-".join(map(str, self.glimpsed)) or "no die"
@@ -2021,9 +2069,25 @@ class Referee:
         if judgement.kind == "illegal" and self.resynced and judgement.after is not None:
             # Judged from a board taken as it stood: it may have caught this play
             # half-way.  A look, and the game goes on from the board as it is now.
-            out.warn("look", f"{colour_name(game.turn)}'s play {judgement.move} is judged "
-                             "from a board taken as the camera saw it: not called; play goes "
-                             "on from the board as it stands", move=judgement.move, resync=True)
+            assert game.dice is not None
+            taken = nearest_legal(game.position, judgement.after, game.dice)
+            if taken is not None and taken.after is not None and \
+                    taken.after.winner() is None:
+                # A single legal play a checker away: the board taken was misread by a
+                # checker (or this one is), and that play is what was made.  It is
+                # recorded, taken as, before the game goes on from the board (rendered
+                # 7e15fdd04acc seed 93: a stack read a checker long at the resync, and
+                # `4/off 2/off` read as three borne off, no play recorded).
+                out.warn("look", f"{colour_name(game.turn)}'s play {judgement.move} is "
+                                 "judged from a board taken as the camera saw it: taken as "
+                                 f"{taken.move or 'no move'}; play goes on from the board as "
+                                 "it stands", move=taken.move, resync=True)
+                state = state._record_play(taken, out)
+            else:
+                out.warn("look", f"{colour_name(game.turn)}'s play {judgement.move} is "
+                                 "judged from a board taken as the camera saw it: not called; "
+                                 "play goes on from the board as it stands",
+                                 move=judgement.move, resync=True)
             state = state._diverge(judgement.after.with_turn(game.turn.opponent),
                                    "the camera lost the thread; the game went on from the "
                                    "board as the camera saw it")
@@ -2318,6 +2382,18 @@ class Referee:
         except BoardReadError:
             return self
         state = self
+        held = self.replay.after if self.replay is not None else None
+        mover = game.turn
+        if held is not None and board.layout(mover) == held.layout(mover) and \
+                board.layout(mover.opponent) != held.layout(mover.opponent):
+            # A legal replay held, and the opponent's checkers moved on from it (their
+            # throw unseen): the opponent has acted, so the replay is over, as at their
+            # throw (rendered 7e15fdd04acc seed 17: a call, the legal replay shown, then
+            # the opponent's throw missed and played, and the replay forgotten; nothing
+            # recorded until the next throw seen, 14 s later).  The board is then one of
+            # the opponent's turn.
+            settled = self.settle_replay(out)
+            return settled._roll(observation, seen, out)
         if self.went_on is not None:
             # The opponent threw on a board not put right: their checkers moving on
             # from it show the players went on without the call (see _went_on).
@@ -2488,3 +2564,9 @@ def _play_message(game: Game) -> str:
 
 def _position_id(judgement: PlayJudgement) -> str | None:
     return None if judgement.after is None else judgement.after.position_id()
+
+
+def likeliest_roll(rolls: list[tuple[int, int]]) -> tuple[int, int]:
+    """Of rolls that all explain a play, the one to record: a double is half as likely
+    as any other roll (1 in 36 against 2 in 36), so the first that is no double."""
+    return next((roll for roll in rolls if roll[0] != roll[1]), rolls[0])
