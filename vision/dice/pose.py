@@ -270,10 +270,11 @@ class PoseConfig:
     tuned styles, 2x still, the scene's die size; every flat die measured along the
     nearest thing within five die edges, as ``--any-support`` judges them) the least
     a flat die of any value measured was 0.968 (a six; 0.970 on seed 22), and 7 of
-    the 34 cocked dice with support the other cues missed measured under 0.965 (twos
-    and ones of red dice whose tipped-up face is too faint for the outline, a six
-    tilted 30 degrees), no flat die.  One bound for every value: bounds per value
-    just under the least of one seed called 1 and 7 flat dice of the other cocked."""
+    the 34 cocked dice with support the other cues missed measured under 0.965 (three
+    ones, a two and a three of red dice whose tipped-up face is too faint for the
+    outline, a white two, a six tilted 30 degrees), no flat die.  One bound for every
+    value: bounds per value just under the least of one seed called 1 and 7 flat dice
+    of the other cocked."""
     pip_shape: PipShapeConfig = field(default_factory=PipShapeConfig)
     """Where each pip's grey levels are weighed for ``lean_squash``."""
     chroma_margin: float | None = 0.15
