@@ -7,11 +7,15 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.dice.board import BoardDiceConfig, read_window
 from vision.dice.chroma import ChromaConfig, chroma_contrast
 from vision.dice.faces import Face
 from vision.dice.pips import find_pips
 from vision.dice.pose import PoseConfig, assess
+from vision.dice.propose import Window
 from vision.errors import ConfigError
+from vision.observation import Corners
+from vision.rectify import FieldMap
 
 RED = (50, 50, 210)  # BGR, grey 98
 SHADED = (30, 30, 126)  # the same red at 0.6 of the light, grey 59
@@ -90,3 +94,17 @@ def test_bad_chroma_configs_are_refused() -> None:
         ChromaConfig(gain=0.0)
     with pytest.raises(ConfigError, match="chroma_margin"):
         PoseConfig(chroma_margin=-0.1)
+
+
+def test_the_board_stage_keeps_the_windows_colour_for_the_pose_test() -> None:
+    image, _ = die_window()
+    field = FieldMap.from_corners(Corners((0.0, 0.0), (200.0, 0.0), (200.0, 200.0),
+                                          (0.0, 200.0)))
+    window = Window((0.0, 0.0), (1.0, 1.0), (0.0, 0.0), (1.0, 1.0), ("light",))
+    read = read_window(image, field, window, (200, 200), (100.0, -500.0), BoardDiceConfig())
+    assert read.colour is not None and read.colour.shape == (200, 200, 3)
+    # the grey window is the colour window's grey, pixel for pixel
+    assert np.array_equal(read.gray, cv2.cvtColor(read.colour, cv2.COLOR_BGR2GRAY))
+    grey = read_window(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), field, window, (200, 200),
+                       (100.0, -500.0), BoardDiceConfig())
+    assert grey.colour is None and np.array_equal(grey.gray, read.gray)
