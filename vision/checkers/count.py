@@ -98,8 +98,8 @@ class CountConfig:
     one-colour boards with a tray (vision_accuracy's scenes, seeds 27, 28 and 31-34) the
     faces differed from a block of their own side by 10-28 and from the other side's by
     42-77 (a marbled light face against black slabs the least).  Fresh tune seeds 31-34
-    (tuned styles, 890 clear frames): wrong boards 14 -> 11, all three red boards read
-    dark (two with the tray's counts too few to turn them); seeds 27-28 (470): 8 -> 7;
+    (tuned styles, 890 clear frames): wrong boards 14 -> 12, two red boards read dark
+    with the tray's counts too few to turn them (32/342, 33/210); seeds 27-28 (470) and
     the 1,622 cached tune fields of rounds five to eight unchanged.  0: off."""
     tray_face_lightness: float = 0.3
     """Weight of lightness against the chroma axes in ``tray_face``'s distance (as in the
