@@ -19,7 +19,7 @@ from vision.calibration import Calibration, calibrate
 from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
-from vision.checkers.reader import measure_checkers
+from vision.checkers.reader import ColourLearner, measure_checkers
 from vision.checkers.totals import (
     SIDE,
     consistent_off,
@@ -49,6 +49,12 @@ class BoardReader:
     With ``stream=True`` the occlusion stage keeps a background of the board
     learned from clear frames; without it every frame is judged alone, as
     ``bgref read-image`` does.
+
+    Checker colours: a reader given ``colours`` reads every frame with that model.
+    Without one, a stream learns its set's model from its own clear frames (the
+    starting position: see :class:`.checkers.reader.ColourLearner`) and keeps it until
+    the calibration changes or :meth:`reset`; until then, and always for single
+    images, each frame splits its colours alone.
     """
 
     def __init__(self, config: VisionConfig | None = None,
@@ -58,6 +64,11 @@ class BoardReader:
         self.calibration = calibration
         self.stream = stream
         self.colours = colours
+        """The checker colours' model every frame is read with: the one given, or the one
+        a stream learned (None: each frame splits its colours alone)."""
+        self._given = colours is not None
+        self._learner = ColourLearner(self.config.checkers)
+        self._learned_on: Calibration | None = None
         self._tracker: OcclusionTracker | None = None
         self._gate = MotionGate(self.config.motion)
         self._last: Observation | None = None
@@ -104,6 +115,20 @@ class BoardReader:
         self.fresh = self.moved = True
         return self._read(frame, t, still)
 
+    def reset(self) -> None:
+        """Forget what the stream learned: the checker colours (unless given), the
+        occlusion background and the last observation (a new game on another set)."""
+        self._forget_colours()
+        self._tracker = None
+        self._gate.reset()
+        self._last = None
+        self._rereads = 0
+
+    def _forget_colours(self) -> None:
+        self._learner.reset()
+        if not self._given:
+            self.colours = None
+
     def read_dice_from(self, frame: Image, still: Still) -> Observation | None:
         """The latest observation with its dice read again from ``still`` (a
         higher-resolution capture of the whole view ``frame`` shows); a stream
@@ -147,6 +172,11 @@ class BoardReader:
         calibration = self._calibration_for(frame, t)
         if calibration is None:
             return Observation(board_found=False, t=t)
+        if calibration is not self._learned_on:
+            # Another calibration (found anew, rescaled or set by the caller): maybe
+            # another board and set, so the colours learned are forgotten.
+            self._forget_colours()
+            self._learned_on = calibration
         field_map = calibration.field_map()
         profile = calibration.profile
         cfg = self.config
@@ -175,6 +205,8 @@ class BoardReader:
             if self._tracker is None:
                 self._tracker = OcclusionTracker(field_map, profile, cfg.tracker)
             occlusion = self._tracker.update(frame, checkers)
+            if self.colours is None:
+                self.colours = self._learner.offer(evidence, checkers, occlusion.occluded)
         else:
             occlusion = detect_occlusion(frame, field_map, profile, checkers, cfg.occlusion)
         hires, scale = _whole_view(still, frame)

@@ -268,3 +268,73 @@ def _lloyd(samples: npt.NDArray[np.float64], start: npt.NDArray[np.float64]
     labels = np.argmin(d, axis=1)
     ones = int(labels.sum())
     return centres, float((d.min(axis=1) ** 2).sum()), (len(samples) - ones, ones)
+
+
+@dataclass(frozen=True, slots=True)
+class LearnConfig:
+    """When a stream may learn its set's :class:`ColourModel` from a frame of its own.
+
+    A model learned decides every frame after it alone (a red side alone on the
+    field is then light or dark as the set says, not as its lightness guesses), so a
+    misread learned would spoil the rest of the game: learning is stricter than the
+    per-frame split on every count."""
+
+    per_side: int = 15
+    """Checkers of each colour the frame's count must find on the points and the bar:
+    all fifteen of both (the starting position, or any position before the first
+    checker is borne off), so both colours are present in numbers that leave no doubt
+    of which circles are which."""
+    min_seen: int = 10
+    """Circles of each colour the frame must show itself (not inferred under a
+    layer): the model's centres are the medians of these."""
+    min_separation: float = 40.0
+    """Distance (weighted Lab, as in the split) between the two colours' mean below
+    which the frame is not learned from: about twice the split's ``min_separation``
+    (22); the weakest pair of the tune styles, cream against brown under a warm lamp,
+    stays above it."""
+    min_ratio: float = 5.0
+    """The two colours' means must also be this many times the circles' spread about
+    them apart (along the line through them): the split asks 3."""
+    frames: int = 3
+    """Consecutive fresh frames that must each pass and agree before a model is kept
+    (one frame's misread, a hand's shadow on half the board, is not learned)."""
+    agreement: float = 12.0
+    """Those frames agree when each one's light and dark centres lie within this
+    weighted-Lab distance of the first one's (a lamp's flicker moves them a few units;
+    a swapped or different reading moves them by the whole separation)."""
+
+
+def learnable(colours: list[Lab], light: list[bool], config: LearnConfig | None = None,
+              colour_config: ColourConfig | None = None) -> ColourModel | None:
+    """The model of a set from one frame's circles told light and dark (``light``, as
+    the split gave them), or None when the two sides are not well enough apart to learn
+    from (see :class:`LearnConfig`)."""
+    config = config or LearnConfig()
+    colour_config = colour_config or ColourConfig()
+    flags = np.array(light, dtype=bool)
+    if len(colours) != len(flags) or min(int(flags.sum()), int((~flags).sum())) < config.min_seen:
+        return None
+    samples = np.array(colours, dtype=np.float64) * _weights(colour_config.lightness_weight)
+    bright, dark = samples[flags].mean(axis=0), samples[~flags].mean(axis=0)
+    gap = float(np.linalg.norm(bright - dark))
+    if gap < config.min_separation:
+        return None
+    axis = (bright - dark) / gap
+    along = samples @ axis
+    spread = float(np.sqrt(along[flags].var() + along[~flags].var()))
+    if gap < config.min_ratio * max(spread, 1.0):
+        return None
+    model = learn_model(colours, light)
+    if model.light[0] < model.dark[0]:
+        return None  # the light side must be the lighter: a swapped reading is no model
+    return model
+
+
+def models_agree(a: ColourModel, b: ColourModel, config: LearnConfig | None = None,
+                 colour_config: ColourConfig | None = None) -> bool:
+    """Whether two models learned of two frames are the same set's (see
+    ``LearnConfig.agreement``)."""
+    config = config or LearnConfig()
+    w = _weights((colour_config or ColourConfig()).lightness_weight)
+    return all(float(np.linalg.norm((np.array(x) - np.array(y)) * w)) <= config.agreement
+               for x, y in ((a.light, b.light), (a.dark, b.dark)))

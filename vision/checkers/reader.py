@@ -7,9 +7,12 @@ from vision.checkers.colours import (
     ColourConfig,
     ColourModel,
     Lab,
+    LearnConfig,
     circle_colours,
     colour_leans,
+    learnable,
     median_colour,
+    models_agree,
     split_colours,
     weak_guess,
 )
@@ -39,6 +42,8 @@ class CheckerConfig:
     surface: SurfaceConfig = field(default_factory=SurfaceConfig)
     colours: ColourConfig = field(default_factory=ColourConfig)
     count: CountConfig = field(default_factory=CountConfig)
+    learn: LearnConfig = field(default_factory=LearnConfig)
+    """When a stream learns its set's colours from its own frames (:class:`ColourLearner`)."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,9 @@ class CheckerEvidence:
     face: Lab | None = None
     """The circles' median colour, for a board of one colour whose lightness said little
     (``turnable``): compared with the tray's blocks (see ``CountConfig.tray_face``)."""
+    colours: tuple[Lab, ...] = ()
+    """Per circle, its Lab colour (see :func:`.colours.circle_colours`): what a stream
+    learns its set's colours from (:class:`ColourLearner`)."""
 
     def count(self, on_board: Counts | None = None,
               off: TrayReading | None = None) -> CheckerCount:
@@ -91,7 +99,8 @@ def measure_checkers(field_image: Image, profile: BoardProfile, *,
     turnable = model is None and weak_guess(colours, light, config.colours)
     face = median_colour(colours) if turnable else None
     return CheckerEvidence(circles, light, profile, (width, height), radius, turnable, config,
-                           colour_leans(colours, light, model, config.colours), face)
+                           colour_leans(colours, light, model, config.colours), face,
+                           tuple(colours))
 
 
 def read_checkers(field_image: Image, profile: BoardProfile, *,
@@ -114,3 +123,57 @@ def read_checkers(field_image: Image, profile: BoardProfile, *,
     total they imply is only known within a range (``CountConfig.tray_spread``)."""
     return measure_checkers(field_image, profile, model=model, config=config).count(
         on_board, off)
+
+
+class ColourLearner:
+    """Learns a set's :class:`ColourModel` from a stream's own frames (issue 4).
+
+    Offered every fresh frame read without a model, it keeps a model once
+    ``LearnConfig.frames`` frames in a row were unoccluded, counted all fifteen
+    checkers of each side on the board, split their circles into two colours well apart
+    (:func:`.colours.learnable`) and agree on the two colours.  Every game starts so, with
+    both colours in view; later frames (a red side alone late in a bear-off, which one
+    frame cannot tell light or dark) are then read with the model.  Once kept, the
+    model stays until :meth:`reset`."""
+
+    def __init__(self, config: CheckerConfig | None = None) -> None:
+        self.config = config or CheckerConfig()
+        self.model: ColourModel | None = None
+        self._run: list[ColourModel] = []
+
+    def offer(self, evidence: CheckerEvidence, count: CheckerCount,
+              occluded: bool) -> ColourModel | None:
+        """Take one frame into account (its evidence, its count, whether anything covered
+        the board); the model, once learned."""
+        if self.model is not None:
+            return self.model
+        learn = self.config.learn
+        candidate = None
+        light = sum(p.light for p in count.points) + count.bar.light
+        dark = sum(p.dark for p in count.points) + count.bar.dark
+        if not occluded and light == dark == learn.per_side:
+            candidate = learnable(list(evidence.colours), evidence.light, learn,
+                                  self.config.colours)
+        if candidate is None:
+            self._run = []
+            return None
+        if self._run and not models_agree(self._run[0], candidate, learn, self.config.colours):
+            self._run = []
+        self._run.append(candidate)
+        if len(self._run) >= learn.frames:
+            self.model = ColourModel(_median([m.light for m in self._run]),
+                                     _median([m.dark for m in self._run]))
+            self._run = []
+        return self.model
+
+    def reset(self) -> None:
+        """Forget the model and the frames towards one (a new calibration: maybe a new set)."""
+        self.model = None
+        self._run = []
+
+
+def _median(colours: list[Lab]) -> Lab:
+    middle = median_colour(colours)
+    if middle is None:
+        raise ValueError("no colours to take the median of")
+    return middle
