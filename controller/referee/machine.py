@@ -924,14 +924,13 @@ class Referee:
             if state.game.turn == game.turn:
                 if state.call is not None or not (_a_throw(seen) or len(seen) == 1):
                     return state
-                # One die of the opponent's throw seen (the other missed) says whose
-                # turn it is as well as two: the throw is taken as seen in part, and
-                # the roll is inferred from the opponent's play (rendered 7e15fdd04acc
-                # seed 28: dark's 6 missed throw after throw, and with light's play
-                # unseen before it no play was recorded until dark's dice were both
-                # seen).
                 # No roll explains the board (or more than one): the opponent's
-                # throw still says whose turn it is.
+                # throw still says whose turn it is.  One die of it seen (the other
+                # missed) says so as well as two: the throw is taken as seen in part,
+                # and the roll is inferred from the opponent's play (rendered
+                # 7e15fdd04acc seed 28: dark's 6 missed throw after throw, and with
+                # light's play unseen before it no play was recorded until dark's
+                # dice were both seen).
                 explained = self._a_legal_play_of_some_roll(observation)
                 state = state._resync(observation, game.turn.opponent, out)
                 if explained:
@@ -1723,7 +1722,7 @@ class Referee:
         whose legal plays all leave this board (``8/2 6/4`` is 6-2 or 2-2 with a
         2 seen) then put the position beyond doubt and only the roll in doubt:
         the play is recorded with one of them (:func:`likeliest_roll`) and a
-        ``dice`` warning naming them all, never lost to a resync.
+        ``look`` warning naming them all, never lost to a resync.
         """
         game = self.game
         assert self.seating is not None
@@ -2071,6 +2070,7 @@ class Referee:
             # half-way.  A look, and the game goes on from the board as it is now.
             assert game.dice is not None
             taken = nearest_legal(game.position, judgement.after, game.dice)
+            shown = judgement.move
             if taken is not None and taken.after is not None and \
                     taken.after.winner() is None:
                 # A single legal play a checker away: the board taken was misread by a
@@ -2083,6 +2083,7 @@ class Referee:
                                  f"{taken.move or 'no move'}; play goes on from the board as "
                                  "it stands", move=taken.move, resync=True)
                 state = state._record_play(taken, out)
+                shown = taken.move
             else:
                 out.warn("look", f"{colour_name(game.turn)}'s play {judgement.move} is "
                                  "judged from a board taken as the camera saw it: not called; "
@@ -2091,7 +2092,7 @@ class Referee:
             state = state._diverge(judgement.after.with_turn(game.turn.opponent),
                                    "the camera lost the thread; the game went on from the "
                                    "board as the camera saw it")
-            state = replace(state, stage=Stage.ROLL, message="", last_move=judgement.move,
+            state = replace(state, stage=Stage.ROLL, message="", last_move=shown,
                             rereads=(), before_roll=None, resynced=self.resynced - 1,
                             parted=None)
         elif judgement.kind == "legal":
