@@ -4,6 +4,7 @@
                                                [--split all|tune|held-out] [--errors]
                                                [--known-totals] [--cache DIR]
                                                [--misses DIR] [--family random|bear-off]
+                                               [--learn-colours]
 
 Each render (:mod:`vision.synth`, no hands) is rectified with its true field
 corners at width 640 and read by :func:`vision.checkers.read_checkers`; the
@@ -51,6 +52,15 @@ scene is :func:`random_scene`'s (style, camera, light, stacking, cube) with its
 position replaced and no dice (a die placed for the walk's position could lie under
 a new stack).
 
+``--learn-colours`` reads each scene as a stream that learned its set's colours at the
+start of the game (issue 4): the starting position is rendered first with the scene's
+style, camera, light, profile and stacking (no dice, no cube moved), its field measured
+and offered to a :class:`vision.checkers.reader.ColourLearner` as many times as it asks
+for agreeing frames (the stream's own code path, on one still render), and the scene is
+then read with the model learned (board and tray), or without one when none was learned
+(as the stream would).  "one-colour boards" counts the scenes whose field holds checkers
+of one colour only (the case a model settles).
+
 Without ``--known-totals`` the checker stage is read as the pipeline reads it:
 the tray's counts (when one is in view) passed on, the totals the rules imply
 used (see :mod:`vision.checkers.totals`).  ``--known-totals`` passes
@@ -78,15 +88,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.styles import CHECKER_HELD_OUT_BOARDS, HELD_OUT_CHECKERS
+from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
-from vision.checkers.reader import read_checkers
+from vision.checkers.reader import ColourLearner, measure_checkers, read_checkers
 from vision.checkers.totals import consistent_off
 from vision.checkers.tray import TrayConfig, read_tray_reading, tray_image
 from vision.observation import Corners, Counts, Observation
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
-from vision.synth.positions import SEATINGS, physical
+from vision.synth.positions import SEATINGS, physical, start_position
 from vision.synth.render import render
 from vision.synth.scene import Scene
 from vision.synth.styles import (
@@ -216,6 +227,21 @@ def scene_images(scene: Scene, key: str, cache: Path | None
     return field, tray, obs
 
 
+def learned_model(scene: Scene, key: str, seating_index: int,
+                  cache: Path | None) -> ColourModel | None:
+    """The colours a stream of ``scene``'s set would learn at the start of its game (see
+    the module's docstring), or None when the start's render is not learned from."""
+    start = replace(scene, points=start_position(SEATINGS[seating_index % len(SEATINGS)]),
+                    bar=Counts(), off=Counts(), dice=(), hands=())
+    field, _, _ = scene_images(start, f"{key}-start", cache)
+    evidence = measure_checkers(field, start.profile)
+    count = evidence.count()
+    learner = ColourLearner()
+    for _ in range(learner.config.learn.frames):
+        learner.offer(evidence, count, occluded=False)
+    return learner.model
+
+
 def save_miss(path: Path, field: np.ndarray, result: CheckerCount, obs: Observation) -> None:
     """The field with the checkers found drawn on it and the wrong points written below."""
     image = field.copy()
@@ -243,7 +269,7 @@ def save_miss(path: Path, field: np.ndarray, result: CheckerCount, obs: Observat
 
 def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool,
             cache: Path | None = None, misses: Path | None = None,
-            family: str = "random") -> None:
+            family: str = "random", learn: bool = False) -> None:
     rng = np.random.default_rng(seed)
     stats: dict[str, int] = defaultdict(int)
     kinds: dict[str, int] = defaultdict(int)
@@ -258,10 +284,13 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
         field, tray_view, obs = scene_images(scene, key, cache)
         on_board = Counts(sum(p.light for p in obs.points) + obs.bar.light,
                           sum(p.dark for p in obs.points) + obs.bar.dark)
-        reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile)
+        model = learned_model(scene, key, k, cache) if learn else None
+        stats["learned"] += model is not None
+        reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile,
+                                                                   model=model)
         tray = None if reading is None else reading.counts
         start = time.thread_time()
-        result = read_checkers(field, scene.profile,
+        result = read_checkers(field, scene.profile, model=model,
                                on_board=on_board if known_totals else None, off=reading)
         times.append(time.thread_time() - start)
         read_totals = Counts(sum(p.light for p in result.points) + result.bar.light,
@@ -287,6 +316,9 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
                   f"truth {obs.bar.light}L {obs.bar.dark}D, read {result.bar.light}L "
                   f"{result.bar.dark}D")
         board_right = right == 24 and bar_right
+        if min(on_board.light, on_board.dark) == 0 < on_board.light + on_board.dark:
+            stats["one-colour"] += 1
+            stats["one-colour right"] += board_right
         if misses is not None and not board_right:
             save_miss(misses / f"{key}.png", field, result, obs)
         stats["wrong, totals right"] += not board_right and read_totals == on_board
@@ -313,7 +345,11 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
     total = 24 * n
     print(f"== renders: {n} scenes, split {split}, seed {seed}"
           f"{'' if family == 'random' else ', ' + family + ' positions'}"
-          f"{', totals known' if known_totals else ''} ==")
+          f"{', totals known' if known_totals else ''}"
+          f"{', colours learned from the start' if learn else ''} ==")
+    if learn:
+        print(f"colours learned from the start's render in {stats['learned']}/{n} scenes")
+    print(f"one-colour boards right {stats['one-colour right']}/{stats['one-colour']}")
     print(f"points right {stats['points']}/{total} = {stats['points'] / total:.2%}; "
           f"boards right {stats['boards']}/{n} = {stats['boards'] / n:.1%}; "
           f"bar right {stats['bar']}/{n}")
@@ -377,12 +413,14 @@ def main() -> None:
                         help="write every wrong board's field, annotated, to this directory")
     parser.add_argument("--family", choices=("random", "bear-off"), default="random",
                         help="the positions drawn: random_scene's walk, or bear-offs")
+    parser.add_argument("--learn-colours", action="store_true",
+                        help="read each scene with the colours learned from its start")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     real_frames()
     if not args.real_only:
         renders(args.n, args.seed, args.split, args.errors, args.known_totals, args.cache,
-                args.misses, args.family)
+                args.misses, args.family, args.learn_colours)
 
 
 if __name__ == "__main__":
