@@ -57,9 +57,10 @@ start of the game (issue 4): the starting position is rendered first with the sc
 style, camera, light, profile and stacking (no dice, no cube moved), its field measured
 and offered to a :class:`vision.checkers.reader.ColourLearner` as many times as it asks
 for agreeing frames (the stream's own code path, on one still render), and the scene is
-then read with the model learned (board and tray), or without one when none was learned
-(as the stream would).  "one-colour boards" counts the scenes whose field holds checkers
-of one colour only (the case a model settles).
+then read with the model learned (the board; the tray without it, as the pipeline
+reads it: the model is of the checkers' faces, the tray sees their edges), or without
+one when none was learned (as the stream would).  "one-colour boards" counts the scenes
+whose field holds checkers of one colour only (the case a model settles).
 
 Without ``--known-totals`` the checker stage is read as the pipeline reads it:
 the tray's counts (when one is in view) passed on, the totals the rules imply
@@ -286,8 +287,7 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
                           sum(p.dark for p in obs.points) + obs.bar.dark)
         model = learned_model(scene, key, k, cache) if learn else None
         stats["learned"] += model is not None
-        reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile,
-                                                                   model=model)
+        reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile)
         tray = None if reading is None else reading.counts
         start = time.thread_time()
         result = read_checkers(field, scene.profile, model=model,

@@ -184,7 +184,11 @@ class BoardReader:
         # The tray first: a side that may be bearing off has fifteen less those in the
         # tray on the board, which settles its stacks in doubt; then the tray's counts
         # are held to what the board leaves off it.
-        tray = read_off_reading(frame, field_map, profile, model=self.colours, config=cfg.tray)
+        # The tray is read without the checker colours' model: it is learned from the
+        # checkers' faces and the tray sees their edges, the other shade on rimmed sets
+        # (given it, the tray alone read 60 of 181 tune bear-off trays right instead of
+        # 64, its colours swapped: checker_accuracy --family bear-off --seed 71).
+        tray = read_off_reading(frame, field_map, profile, config=cfg.tray)
         off = None if tray is None else tray.counts
         evidence = measure_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
         checkers = evidence.count(self.on_board, tray)
