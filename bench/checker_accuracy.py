@@ -372,8 +372,12 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
           f"90% {q[1]:.1f} ms")
 
 
-def real_frames() -> None:
+def real_frames(learn: bool = False) -> None:
+    """The clear real frames, read alone; with ``learn``, read with the colours learned
+    from the first of them a stream would learn from (offered as many times as the
+    learner asks: a still board)."""
     print("== real frames ==")
+    fields: list[tuple[str, np.ndarray, dict[str, object]]] = []
     for name in CLEAR_FRAMES:
         json_path = REAL / f"{name}.json"
         if not json_path.exists():
@@ -387,12 +391,26 @@ def real_frames() -> None:
         if image is None:
             print(f"{name}: image not readable")
             continue
-        field = FieldMap.from_corners(corners).rectify(np.asarray(image, dtype=np.uint8),
-                                                       TOURNAMENT, WIDTH)
-        result = read_checkers(field, TOURNAMENT)
-        want = [Counts(p["light"], p["dark"]) for p in label["points"]]
+        fields.append((name, FieldMap.from_corners(corners).rectify(
+            np.asarray(image, dtype=np.uint8), TOURNAMENT, WIDTH), label))
+    model = None
+    for name, field, _ in fields if learn else []:
+        evidence = measure_checkers(field, TOURNAMENT)
+        learner = ColourLearner()
+        for _ in range(learner.config.learn.frames):
+            learner.offer(evidence, evidence.count(), occluded=False)
+        if learner.model is not None:
+            model = learner.model
+            print(f"colours learned from {name}: {model}")
+            break
+    for name, field, label in fields:
+        result = read_checkers(field, TOURNAMENT, model=model)
+        points = label["points"]
+        bar_label = label["bar"]
+        assert isinstance(points, list) and isinstance(bar_label, dict)
+        want = [Counts(p["light"], p["dark"]) for p in points]
         wrong = [i for i, (a, b) in enumerate(zip(want, result.points, strict=True)) if a != b]
-        bar = Counts(label["bar"]["light"], label["bar"]["dark"])
+        bar = Counts(bar_label["light"], bar_label["dark"])
         verdict = "exact" if not wrong and bar == result.bar else (
             f"wrong points {wrong}" + ("" if bar == result.bar else ", bar wrong"))
         print(f"{name:7} {verdict}")
@@ -417,7 +435,7 @@ def main() -> None:
                         help="read each scene with the colours learned from its start")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    real_frames()
+    real_frames(args.learn_colours)
     if not args.real_only:
         renders(args.n, args.seed, args.split, args.errors, args.known_totals, args.cache,
                 args.misses, args.family, args.learn_colours)
