@@ -109,6 +109,7 @@ def _start_game(self: "Referee", seating: Seating, out: "_Out") -> "Referee":
                    games_started=number, message="OPENING ROLL", undo_point=None,
                    call=None, dice_down=(), glimpsed=(), stood=None, went_on=None)
 
+
 # OPENING --------------------------------------------------------------
 
 
