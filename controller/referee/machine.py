@@ -30,27 +30,22 @@ The game's rules (cube, score, Crawford, results) are the game layer's
 (:class:`~controller.game.match.Match`,
 :class:`~controller.game.money.MoneySession`); this module decides what the
 camera and the buttons mean for them.
+
+The stages' methods live in modules of their own (:mod:`.opening`, :mod:`.throwing`,
+:mod:`.playing`, :mod:`.doubts`, :mod:`.resync`, :mod:`.restore`, :mod:`.aside`,
+:mod:`.recording`; shared pieces in :mod:`.state`), bound in ``Referee``'s class body.
 """
 
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from controller.game.events import Move
-from controller.game.game import Game, Phase
+from controller.game.game import Game
 from controller.game.match import Match, MatchRules
 from controller.game.money import MoneySession
-from controller.game.result import Ending
 from controller.panel import PanelState
-from controller.records.record import MatchRecord, scores_before
-from controller.referee import doubts, opening, playing, restore, resync, throwing
-from controller.referee.board import (
-    LIGHT,
-    BoardReadError,
-    BoardReading,
-    colour_name,
-    position_of,
-    read_board,
-)
+from controller.records.record import MatchRecord
+from controller.referee import aside, doubts, opening, playing, recording, restore, resync, throwing
+from controller.referee.board import LIGHT, BoardReadError, BoardReading, read_board
 from controller.referee.events import RefereeEvent
 from controller.referee.inputs import (
     ButtonInput,
@@ -62,24 +57,20 @@ from controller.referee.inputs import (
 from controller.referee.plays import PlayJudgement
 from controller.referee.settings import RefereeSettings
 from controller.referee.state import (
-    PARKED,
     CallWindow,
     Divergence,
     Session,
     Snapshot,
     Stage,
     _Out,
-    _position_id,
-    _same_place,
     _the_fixture,
     _with_off_field,
 )
-from controller.referee.throws import VoidThrow, describe_die, split_dice, thrower_half
+from controller.referee.throws import VoidThrow, split_dice
 from controller.rules import layout as lay
 from controller.rules.errors import RulesError
 from controller.rules.physical import Seating
 from controller.rules.player import Player
-from controller.rules.position import Position
 from vision.observation import Die, Observation
 
 __all__ = ["Referee", "Session", "Stage", "_Out", "_new_session"]
@@ -398,104 +389,14 @@ class Referee:
             return None
         return replace(observation, off=None, off_read=None)
 
-    def _unthrown(self, observation: Observation) -> "Referee":
-        """A play is over: the dice that lay on the field before its throw and lie in the
-        same places now were never thrown; they become fixtures."""
-        tolerance = self.settings.die_tolerance
-        stayed = tuple(d for d in observation.dice if d.side is not None and any(
-            _same_place(d, e, tolerance) for e in self.lying))
-        if not stayed:
-            return self
-        return replace(self, fixtures=(*self.fixtures, *stayed)[-PARKED:], lying=())
+    # -- dice aside (:mod:`.aside`) ---------------------------------------------
 
-    def _park(self, seen: tuple[Die, ...]) -> tuple["Referee", tuple[Die, ...]]:
-        """Set aside dice lying beside the field that are no part of a throw.
-
-        Each player has a pair of dice; the idle pair lies beside the board,
-        and the camera may see it (or something it takes for a die).  A die
-        off the field counts only when it comes with a fresh throw onto the
-        field (a die that bounced off: ``off_field``), and only where no die
-        lay beside the field on a quiet board before: whatever lies there
-        while no fresh die is on the field is parked, by place alone, since
-        its pips may be read differently from frame to frame.
-        """
-        tolerance = self.settings.die_tolerance
-        beside = [d for d in seen if d.side is None]
-        if not beside:
-            return self, seen
-        on_field = tuple(d for d in seen if d.side is not None)
-        if not split_dice(on_field, self.dice_down, tolerance)[1]:
-            parked = [p for p in self.parked
-                      if not any(_same_place(p, d, tolerance) for d in beside)]
-            parked = [*parked, *beside][-PARKED:]
-            return replace(self, parked=tuple(parked)), on_field
-        return self, tuple(d for d in seen if d.side is not None or not any(
-            _same_place(d, p, tolerance) for p in self.parked))
-
-    def _off_field_pair(self, before: tuple[Die, ...], out: "_Out") -> None:
-        """ROLL: two or more dice newly parked beside the field at once, none fresh on it,
-        may be a throw that landed wholly off the field (void, etiquette 1) or the idle
-        pair laid aside: a ``dice`` warning, never a call (the throw again onto the field
-        is judged as usual, the dice beside it parked)."""
-        tolerance = self.settings.die_tolerance
-        new = [d for d in self.parked
-               if not any(_same_place(d, b, tolerance) for b in before)]
-        if len(new) >= 2 and len(self.parked) > len(before):
-            out.warn("dice", f"{len(new)} dice off the field: a throw that lands off the "
-                     "field is void, throw again onto it")
-
-    def _note_beside(self, before: tuple[Die, ...], on_field: tuple[Die, ...],
-                     observation: Observation) -> "Referee":
-        """ROLL: remember a lone die newly beside the field with no fresh die on it (see
-        ``beside``), and notice when it has left."""
-        tolerance = self.settings.die_tolerance
-        if self.beside:
-            lying = any(d.side is None and _same_place(d, self.beside[0], tolerance)
-                        for d in observation.dice)
-            return self if lying != self.beside_gone else replace(self, beside_gone=not lying)
-        new = [d for d in self.parked if not any(_same_place(d, b, tolerance) for b in before)]
-        if len(new) != 1 or on_field or \
-                self.game.phase is not Phase.ROLL or self.doubt is not None:
-            return self
-        return replace(self, beside=(new[0],), beside_by=self.game.turn, beside_gone=False)
-
-    def _rethrow_after_off_field(self, player: Player, seen: tuple[Die, ...],
-                                 observation: Observation | None,
-                                 out: "_Out") -> "Referee":
-        """ROLL: a lone die came to lie beside the field while ``player`` was to throw
-        (``beside``), none on the field with it that the camera saw, and left again;
-        now ``player`` throws again into their half with the checkers as they were.
-
-        The throw is thrown again, so it was void, and the die beside the field
-        was part of it: its partner on the field was missed (rendered 28de820384cd
-        seeds 28 and 44: a die bounced onto the rail, the one on the field not read).
-        ``reroll`` (``off_field``) for it, before the rethrow is judged.  A pair of
-        dice beside the field stays a warning (the idle pair laid aside), and a die
-        still lying beside the field is no part of a new throw."""
-        if not self.beside or not self.beside_gone or player != self.beside_by or \
-                observation is None or not seen or self.seating is None:
-            return self
-        half = thrower_half(self.seat(player))
-        if any(d.side != half for d in seen):
-            return self
-        try:
-            board = position_of(read_board(observation), self.seating, player)
-        except BoardReadError:
-            return self
-        if board.key != self.game.position.key:
-            return self
-        lone = self.beside[0]
-        fault = VoidThrow("off_field", lone, f"{describe_die(lone)} was off the field (the "
-                                             "other die was not seen); thrown again")
-        state = replace(self, beside=(), beside_by=None, beside_gone=False)
-        return replace(state._void(fault, player, (), out), void_by=None)
-
-    def _forget_picked_up(self, observation: Observation) -> "Referee":
-        """Ignored dice stop being ignored once every one of them has left the board."""
-        if not self.ignored:
-            return self
-        kept = split_dice(observation.dice, self.ignored, self.settings.die_tolerance)[0]
-        return self if kept else replace(self, ignored=(), void_by=None)
+    _unthrown = aside._unthrown
+    _park = aside._park
+    _off_field_pair = aside._off_field_pair
+    _note_beside = aside._note_beside
+    _rethrow_after_off_field = aside._rethrow_after_off_field
+    _forget_picked_up = aside._forget_picked_up
 
     def _reading(self, observation: Observation, out: "_Out") -> BoardReading | None:
         try:
@@ -574,85 +475,14 @@ class Referee:
     _off_unwitnessed = playing._off_unwitnessed
     _lenient = playing._lenient
 
-    def _record_play(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
-        game = self.game
-        mover = game.turn
-        assert judgement.play is not None and game.dice is not None
-        session = self.session.apply(Move(mover, judgement.play))
-        out.emit("play", colour_name(mover), move=judgement.move, legal=True,
-                 dice=list(game.dice), position_id=_position_id(judgement))
-        state = replace(self, session=session, stage=Stage.ROLL,
-                        undo_point=Snapshot(self.session, self.divergences),
-                        restored=False, message="", last_move=judgement.move,
-                        resynced=max(0, self.resynced - 1), parted=None,
-                        rereads=(), stood=None if self.stood is not None
-                        and self.stood[0] == mover else self.stood)
-        return state._after_result(len(self.session.games), out)
+    # -- plays recorded, calls and game end (:mod:`.recording`) -----------------
 
-    def _call_now(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
-        mover = self.game.turn
-        assert self.game.dice is not None
-        out.emit("play", colour_name(mover), move=judgement.move, legal=False,
-                 dice=list(self.game.dice), position_id=_position_id(judgement))
-        out.emit("illegal_play", colour_name(mover), reason="; ".join(judgement.reasons),
-                 reasons=list(judgement.reasons), legal_plays=list(judgement.closest),
-                 mode=self.settings.mode)
-        out.beeps += 1
-        return replace(self, stage=Stage.RESTORE, restored=False, message="ILLEGAL",
-                       taking_back=judgement.move)
-
-    def _open_call(self, judgement: PlayJudgement, out: "_Out") -> "Referee":
-        game = self.game
-        mover = game.turn
-        assert judgement.after is not None and game.dice is not None
-        out.emit("play", colour_name(mover), move=judgement.move, legal=False,
-                 dice=list(game.dice), position_id=_position_id(judgement))
-        snapshot = Snapshot(self.session, self.divergences)
-        window = CallWindow(snapshot, mover, judgement.move, judgement.reasons)
-        state = self._diverge(judgement.after.with_turn(mover.opponent),
-                              f"{colour_name(mover)}'s illegal play {judgement.move} stood")
-        state = replace(state, call=window, undo_point=snapshot, stage=Stage.ROLL,
-                        message="CALL?", last_move=judgement.move,
-                        stood=self._stood_shift(judgement))
-        return state._after_result(len(self.session.games), out)
-
-    def _diverge(self, position: Position, why: str) -> "Referee":
-        """Go on from a position the rules' path does not reach."""
-        game = self.game
-        fresh = Game.at(position, game.rules, cube_value=game.cube_value,
-                        cube_owner=game.cube_owner)
-        fresh = replace(fresh, cube_turned=game.cube_turned,
-                        automatic_doubles=game.automatic_doubles)
-        index = len(self.session.games)
-        divergences = self.divergences
-        if not any(d.game == index for d in divergences):
-            divergences = (*divergences, Divergence(index, game.events, why))
-        return replace(self, session=replace(self.session, game=fresh), divergences=divergences)
-
-    def _after_result(self, games_before: int, out: "_Out") -> "Referee":
-        """Announce a game that has just finished (and the match) and wait for the next set-up."""
-        if len(self.session.games) > games_before:
-            return self._announce_end(self.session.games[-1], out)
-        return self
-
-    def _announce_end(self, finished: Game, out: "_Out") -> "Referee":
-        result = finished.result
-        assert result is not None
-        ending = {Ending.PASSED: "pass", Ending.RESIGNED: "resign"}.get(
-            result.ending, result.kind.name.lower())
-        score = scores_before(self.session)
-        out.emit("game_over", colour_name(result.winner), winner=colour_name(result.winner),
-                 points=result.points, result=ending,
-                 score={"light": score[LIGHT], "dark": score[LIGHT.opponent]})
-        if isinstance(self.session, Match) and self.session.is_over:
-            winner = self.session.winner
-            assert winner is not None
-            out.emit("match_over", colour_name(winner), winner=colour_name(winner),
-                     score={"light": score[LIGHT], "dark": score[LIGHT.opponent]})
-            return replace(self, stage=Stage.OVER, call=None, undo_point=None,
-                           message="MATCH OVER", dice_down=())
-        return replace(self, stage=Stage.SETUP, call=None, undo_point=None,
-                       message="GAME OVER", dice_down=(), glimpsed=())
+    _record_play = recording._record_play
+    _call_now = recording._call_now
+    _open_call = recording._open_call
+    _diverge = recording._diverge
+    _after_result = recording._after_result
+    _announce_end = recording._announce_end
 
     # -- the restore stage (:mod:`.restore`) ------------------------------------
 
