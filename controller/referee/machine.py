@@ -64,7 +64,6 @@ from controller.referee.state import (
     Stage,
     _Out,
     _the_fixture,
-    _with_off_field,
 )
 from controller.referee.throws import VoidThrow, split_dice
 from controller.rules import layout as lay
@@ -494,3 +493,13 @@ class Referee:
         if self.stage is not Stage.RESTORE or self.replay is None:
             return self
         return replace(self, replay=None)._record_play(self.replay, out)
+
+
+def _with_off_field(observation: Observation) -> Observation:
+    """The observation with its dice off the field (``dice_off_field``, vision/dice/
+    off_field.py) among its dice, in neither half (``side`` None): how the stages take a
+    die beside the field (parked on a quiet board, ``off_field`` with a fresh throw)."""
+    if not observation.dice_off_field:
+        return observation
+    beside = tuple(replace(d, side=None) for d in observation.dice_off_field)
+    return replace(observation, dice=(*observation.dice, *beside), dice_off_field=())

@@ -5,8 +5,9 @@ These are methods of :class:`~controller.referee.machine.Referee`, kept here as
 functions of it (``self``) and bound to it in its class body.
 """
 
+import math
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from controller.game.events import Roll
 from controller.game.game import Phase
@@ -26,16 +27,7 @@ from controller.referee.plays import (
     judge_play,
     nearest_legal,
 )
-from controller.referee.state import (
-    NUDGE,
-    Stage,
-    _a_throw,
-    _by_place,
-    _only_hit,
-    _Out,
-    _same_place,
-    _shifted,
-)
+from controller.referee.state import Stage, _a_throw, _only_hit, _Out, _same_place, _shifted
 from controller.referee.throws import die_json, split_dice, thrower_half
 from controller.rules.faults import FaultKind
 from controller.rules.judge import judge
@@ -47,6 +39,10 @@ from vision.observation import Die, Observation
 
 if TYPE_CHECKING:
     from controller.referee.machine import Referee
+
+NUDGE: Final = 4.0
+"""A die found within this many die tolerances of where a die of the same
+value lay is that die pushed aside, not a fresh throw."""
 
 
 # PLAY -----------------------------------------------------------------
@@ -541,3 +537,20 @@ def _lenient(self: "Referee", observation: Observation) -> Position | None:
                            self.game.turn.opponent)
     except BoardReadError:
         return None
+
+
+def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
+              tolerance: float) -> list[tuple[Die, Die]]:
+    """(fresh die, gone die) pairs lying at the same place, whatever their values
+    (closest first, one to one)."""
+    pairs = sorted((math.dist(f.center, g.center), i, j) for i, f in enumerate(fresh)
+                   for j, g in enumerate(gone) if _same_place(f, g, tolerance))
+    out: list[tuple[Die, Die]] = []
+    used_f: set[int] = set()
+    used_g: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used_f and j not in used_g:
+            used_f.add(i)
+            used_g.add(j)
+            out.append((fresh[i], gone[j]))
+    return out

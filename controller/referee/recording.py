@@ -15,7 +15,7 @@ from controller.game.result import Ending
 from controller.records.record import scores_before
 from controller.referee.board import LIGHT, colour_name
 from controller.referee.plays import PlayJudgement
-from controller.referee.state import CallWindow, Divergence, Snapshot, Stage, _Out, _position_id
+from controller.referee.state import CallWindow, Divergence, Snapshot, Stage, _Out
 from controller.rules.position import Position
 
 if TYPE_CHECKING:
@@ -106,3 +106,7 @@ def _announce_end(self: "Referee", finished: Game, out: "_Out") -> "Referee":
                        message="MATCH OVER", dice_down=())
     return replace(self, stage=Stage.SETUP, call=None, undo_point=None,
                    message="GAME OVER", dice_down=(), glimpsed=())
+
+
+def _position_id(judgement: PlayJudgement) -> str | None:
+    return None if judgement.after is None else judgement.after.position_id()

@@ -13,7 +13,7 @@ from controller.game.events import Roll
 from controller.game.game import Phase
 from controller.referee.board import BoardReadError, colour_name, position_of, read_board
 from controller.referee.plays import judge_play
-from controller.referee.state import RESYNC_PLAYS, Stage, _Out, likeliest_roll
+from controller.referee.state import RESYNC_PLAYS, Stage, _Out
 from controller.referee.throws import rolls_with
 from controller.rules.player import Player
 from controller.rules.position import Position
@@ -225,3 +225,9 @@ def _check_cube(self: "Referee", observation: Observation, out: "_Out") -> "Refe
     if problems:
         out.warn("cube", "; ".join(problems))
     return self
+
+
+def likeliest_roll(rolls: list[tuple[int, int]]) -> tuple[int, int]:
+    """Of rolls that all explain a play, the one to record: a double is half as likely
+    as any other roll (1 in 36 against 2 in 36), so the first that is no double."""
+    return next((roll for roll in rolls if roll[0] != roll[1]), rolls[0])

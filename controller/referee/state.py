@@ -3,7 +3,7 @@ helpers its stages share: what the stages are, the snapshots kept to go back to,
 events of one step, and where dice lie."""
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, Literal
 
@@ -13,11 +13,10 @@ from controller.game.match import Match
 from controller.game.money import MoneySession
 from controller.referee.board import colour_name
 from controller.referee.events import RefereeEvent
-from controller.referee.plays import PlayJudgement
 from controller.rules import layout as lay
 from controller.rules.physical import Counts as PhysicalCounts
 from controller.rules.player import Player
-from vision.observation import Counts, Die, Observation
+from vision.observation import Counts, Die
 
 Session = Match | MoneySession
 PARKED: Final = 8
@@ -25,9 +24,6 @@ PARKED: Final = 8
 RESYNC_PLAYS: Final = 2
 """Plays judged leniently after a resync (one each): the board the position was taken
 from may have been misread, and each player's next play is judged against it."""
-NUDGE: Final = 4.0
-"""A die found within this many die tolerances of where a die of the same
-value lay is that die pushed aside, not a fresh throw."""
 Colour = Literal["light", "dark"]
 
 
@@ -93,23 +89,6 @@ class _Out:
         self.emit("warning", None, reason=reason, detail=detail, **data)
 
 
-def _by_place(fresh: tuple[Die, ...], gone: tuple[Die, ...],
-              tolerance: float) -> list[tuple[Die, Die]]:
-    """(fresh die, gone die) pairs lying at the same place, whatever their values
-    (closest first, one to one)."""
-    pairs = sorted((math.dist(f.center, g.center), i, j) for i, f in enumerate(fresh)
-                   for j, g in enumerate(gone) if _same_place(f, g, tolerance))
-    out: list[tuple[Die, Die]] = []
-    used_f: set[int] = set()
-    used_g: set[int] = set()
-    for _, i, j in pairs:
-        if i not in used_f and j not in used_g:
-            used_f.add(i)
-            used_g.add(j)
-            out.append((fresh[i], gone[j]))
-    return out
-
-
 def _only_hit(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
     """Whether a player's checkers (a layout: borne off, points 1-24, bar) went from
     ``before`` to ``after`` only by being hit: fewer or as many on each point, as many
@@ -123,16 +102,6 @@ def _only_hit(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
 def _a_throw(dice: tuple[Die, ...]) -> bool:
     """Two dice on the field in one half: what a throw leaves (etiquette 1)."""
     return len(dice) == 2 and dice[0].side is not None and dice[0].side == dice[1].side
-
-
-def _with_off_field(observation: Observation) -> Observation:
-    """The observation with its dice off the field (``dice_off_field``, vision/dice/
-    off_field.py) among its dice, in neither half (``side`` None): how the stages take a
-    die beside the field (parked on a quiet board, ``off_field`` with a fresh throw)."""
-    if not observation.dice_off_field:
-        return observation
-    beside = tuple(replace(d, side=None) for d in observation.dice_off_field)
-    return replace(observation, dice=(*observation.dice, *beside), dice_off_field=())
 
 
 def _the_fixture(die: Die, fixture: Die, tolerance: float) -> bool:
@@ -175,13 +144,3 @@ def _play_message(game: Game) -> str:
     if game.dice is None:
         return ""
     return f"{colour_name(game.turn).upper()} {game.dice[0]}-{game.dice[1]}"
-
-
-def _position_id(judgement: PlayJudgement) -> str | None:
-    return None if judgement.after is None else judgement.after.position_id()
-
-
-def likeliest_roll(rolls: list[tuple[int, int]]) -> tuple[int, int]:
-    """Of rolls that all explain a play, the one to record: a double is half as likely
-    as any other roll (1 in 36 against 2 in 36), so the first that is no double."""
-    return next((roll for roll in rolls if roll[0] != roll[1]), rolls[0])
