@@ -36,7 +36,7 @@ from tests.referee_streams import (
 )
 from tests.test_referee_stacks import FIVE, _with_counts
 from tests.test_referee_vision_doubts import _to_roll
-from vision.observation import Counts
+from vision.observation import Counts, Observation
 
 CALLS = ("illegal_play", "reroll", "call_upheld")
 
@@ -190,12 +190,7 @@ def test_a_stack_read_short_at_the_throw_is_no_checker_borne_off(
     short = _with_counts(observe(FIVE, seating), seating, 1, 4, FIVE.off(LIGHT) + 1)
     assert short.off is not None
     short = dataclasses.replace(short, off_read=Counts(FIVE.off(LIGHT), short.off.dark))
-    script = Script(seating).setup()
-    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
-    thrown = script.throw(FIVE, LIGHT, (6, 5))
-    script.inputs.pop()
-    script.observation(dataclasses.replace(short, dice=thrown))
-    script.observation(short)
+    script = _picked_up_on(seating, FIVE, short)
     referee, events = run(Referee.new(RefereeSettings(mode=mode)), script.inputs)
     assert not _calls(events)
     assert not [e for e in events if e.event == "play"]
@@ -219,13 +214,20 @@ def test_a_checker_borne_off_before_the_throw_seen_by_the_tray_is_a_play_begun(
     seen = observe(begun, seating)
     assert seen.off is not None
     seen = dataclasses.replace(seen, off_read=seen.off)
-    script = Script(seating).setup()
-    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
-    thrown = script.throw(begun, LIGHT, (6, 5))
-    script.inputs.pop()
-    script.observation(dataclasses.replace(seen, dice=thrown))
-    script.observation(seen)
+    script = _picked_up_on(seating, begun, seen)
     _, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     plays = [(e.player, e.data["legal"], e.data["move"]) for e in events if e.event == "play"]
     assert plays == [("light", False, "1/off")]
     assert _calls(events) == [("illegal_play", "light")]
+
+
+def _picked_up_on(seating: Seating, board: Position, seen: Observation) -> Script:
+    """Light, to bear off from FIVE, throws 6-5 onto ``board`` read as ``seen``, and the
+    dice are picked up with ``seen`` left as it was."""
+    script = Script(seating).setup()
+    script.operator("set_position", position_id=FIVE.position_id(), turn="light")
+    thrown = script.throw(board, LIGHT, (6, 5))
+    script.inputs.pop()
+    script.observation(dataclasses.replace(seen, dice=thrown))
+    script.observation(seen)
+    return script
