@@ -88,6 +88,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.shared_data import data_folder
 from bench.styles import CHECKER_HELD_OUT_BOARDS, HELD_OUT_CHECKERS
 from vision.checkers.colours import ColourModel
 from vision.checkers.count import CheckerCount
@@ -109,7 +110,6 @@ from vision.synth.styles import (
     Style,
 )
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-boards"
 CLEAR_FRAMES: Final = ("frame0", "frame1", "test8", "test9", "frame3", "frame5")
 HELD_OUT_BOARDS: Final = CHECKER_HELD_OUT_BOARDS
 """The checker stage's held-out boards: every bench's, and burgundy-leather (see
@@ -377,9 +377,10 @@ def real_frames(learn: bool = False) -> None:
     from the first of them a stream would learn from (offered as many times as the
     learner asks: a still board)."""
     print("== real frames ==")
+    real = data_folder("real-boards")
     fields: list[tuple[str, np.ndarray, dict[str, object]]] = []
     for name in CLEAR_FRAMES:
-        json_path = REAL / f"{name}.json"
+        json_path = real / f"{name}.json"
         if not json_path.exists():
             print(f"{name}: not available")
             continue
@@ -387,7 +388,7 @@ def real_frames(learn: bool = False) -> None:
         c = label["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
                                                    "bottom_left")))
-        image = cv2.imread(str(REAL / f"{name}.jpg"))
+        image = cv2.imread(str(real / f"{name}.jpg"))
         if image is None:
             print(f"{name}: image not readable")
             continue
