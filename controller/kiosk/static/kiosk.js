@@ -15,6 +15,8 @@ const STALE_MS = 45000;                    // no word from the server this long:
 let source = null;
 let lastHeard = 0;
 let lastAlert = null;
+let lastSeq = -1;      // the newest snapshot drawn on this connection
+let generation = 0;    // bumped at each (re)connect: an answer begun before it is stale
 
 function el(tag, attrs, parent) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -241,10 +243,29 @@ function heard() {
   document.getElementById("connection").hidden = true;
 }
 
+// Snapshots come two ways (the event stream and /api/state) and a slow answer can
+// arrive after a newer event: drawing it would take back what the newer one showed
+// (a call's alert hidden again).  Only a snapshot at least as new as the last one
+// drawn, on the current connection, is drawn; a new connection (perhaps to a
+// restarted referee, whose numbers start again) starts afresh.
+function fresh(state, gen) {
+  if (gen !== generation) return false;
+  if (typeof state.seq === "number") {
+    if (state.seq < lastSeq) return false;
+    lastSeq = state.seq;
+  }
+  return true;
+}
+
 async function fetchState() {
+  const gen = generation;
   try {
     const response = await fetch("/api/state", { cache: "no-store" });
-    if (response.ok) { render(await response.json()); heard(); }
+    if (response.ok) {
+      const state = await response.json();
+      heard();
+      if (fresh(state, gen)) render(state);
+    }
   } catch (error) {
     document.getElementById("connection").hidden = false;
   }
@@ -252,10 +273,17 @@ async function fetchState() {
 
 function connect() {
   if (source) source.close();
+  generation += 1;
+  lastSeq = -1;
+  const gen = generation;
   source = new EventSource("/events");
   // (Re)connected, perhaps to a restarted referee: take its whole state again.
   source.addEventListener("open", () => { heard(); fetchState(); });
-  source.addEventListener("state", (event) => { heard(); render(JSON.parse(event.data)); });
+  source.addEventListener("state", (event) => {
+    heard();
+    const state = JSON.parse(event.data);
+    if (fresh(state, gen)) render(state);
+  });
   source.addEventListener("ping", heard);
   source.addEventListener("error", () => {
     document.getElementById("connection").hidden = false;
@@ -268,5 +296,5 @@ function connect() {
 setInterval(() => { if (Date.now() - lastHeard > STALE_MS) { lastHeard = Date.now(); connect(); } }, 5000);
 drawBoard({});
 lastHeard = Date.now();
-fetchState();
 connect();
+fetchState();
