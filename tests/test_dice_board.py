@@ -220,9 +220,12 @@ def test_no_one_is_taken_out_of_a_cocked_three() -> None:
     # a black three cocked against a white checker fails the stray-mark check (the
     # checker shows past its slanted face); its corner pip alone would pass it, but
     # the pips left out lie on that one's face; and a one has no round pip near it (read
-    # again as a smaller die, BoardDiceConfig.small_die, the three itself is read)
+    # again as a smaller die, BoardDiceConfig.small_die, the three itself is read; and
+    # its marks past the slanted face, reaching in from the disc's rim, no longer count
+    # since DetectConfig.rim_strays_from is 3: the guards are tested with it at 4)
     truth, now, before = rendered(11, 62, before=lambda c: replace(
-        c, small_die=None, detect=replace(c.detect, part_gap=0.0, lone_clear=0.0)))
+        c, small_die=None, detect=replace(c.detect, part_gap=0.0, lone_clear=0.0,
+                                          rim_strays_from=4)))
     three = next(centre for value, centre in truth if value == 3)
     assert [v for v, c in now if math.dist(c, three) < 15] == [3]
     assert any(v == 1 and math.dist(c, three) < 15 for v, c in before)
@@ -230,7 +233,8 @@ def test_no_one_is_taken_out_of_a_cocked_three() -> None:
                   replace(BoardDiceConfig().detect, lone_clear=0.0)):
         _, _, read = rendered(11, 62, before=lambda c, d=alone: replace(
             c, small_die=None,
-            detect=replace(c.detect, part_gap=d.part_gap, lone_clear=d.lone_clear)))
+            detect=replace(c.detect, part_gap=d.part_gap, lone_clear=d.lone_clear,
+                           rim_strays_from=4)))
         assert not any(math.dist(c, three) < 15 for _, c in read)
 
 

@@ -70,7 +70,7 @@ def test_a_mark_from_the_rim_reaching_in_among_the_pips_still_counts() -> None:
 
 
 def test_a_two_still_counts_marks_from_the_disc_rim() -> None:
-    assert BOARD.detect.rim_strays_from == 4
+    assert BOARD.detect.rim_strays_from == 3
     assert DetectConfig().rim_strays_from is None  # photos: every mark counts
 
 

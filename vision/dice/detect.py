@@ -92,6 +92,17 @@ class DetectConfig:
     """A one has no round pip contrasting half as much within this many die edges:
     a die's own other pips lie within 0.55, a neighbour's 0.73 or more (renders: a
     four whose blurred corner pip was too slanted to join read as a one)."""
+    rim_three_least: float = 0.8
+    """With ``rim_strays_from`` 3 and the die size known (``die_pixels``): a three drops
+    the marks reaching in from the rim only when its layout makes a die at least this
+    many ``die_pixels`` (as :class:`~vision.dice.board.BoardDiceConfig` ``tight_face``:
+    pips closer than a three's diagonal are a row of a bigger face).  A cocked six's
+    column read as a three, its other column not found as pips but dark enough to mark
+    the disc from the rim, made a die 0.77 (renders, tune seed 21: a six cocked 29
+    degrees read as a three, which a counted rim had failed, the smaller-die reading then
+    finding the six); the cocked threes gained made 0.82-1.07 at the configured size (one
+    of 0.79 was found by the smaller-die reading, :class:`~vision.dice.board.BoardDiceConfig`
+    ``small_die``)."""
     link_die: float | None = 1.0
     """With the die size known (``die_pixels``), pips farther apart than this many die
     edges are not linked into one face, however big they are (a six's corner pips lie
@@ -264,7 +275,9 @@ def clean_face(gray: Gray, face: Face, config: DetectConfig = DetectConfig(),
     if area == 0:
         return True
     strays = (marked & inside).astype(np.uint8)
-    if config.rim_strays_from is not None and face.value >= config.rim_strays_from:
+    if config.rim_strays_from is not None and face.value >= config.rim_strays_from and (
+            face.value >= 4 or die_pixels is None
+            or face.die_size >= config.rim_three_least * die_pixels):
         pips = max(math.dist(face.center, p.x_y) for p in face.pips)
         _drop_from_rim(strays, centre, round(reach), pips)
     stray = int(np.count_nonzero(strays))
