@@ -5,7 +5,7 @@ events of one step, and where dice lie."""
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from controller.game.events import Event
 from controller.game.game import Game
@@ -24,7 +24,6 @@ PARKED: Final = 8
 RESYNC_PLAYS: Final = 2
 """Plays judged leniently after a resync (one each): the board the position was taken
 from may have been misread, and each player's next play is judged against it."""
-Colour = Literal["light", "dark"]
 
 
 class Stage(Enum):
