@@ -1,7 +1,7 @@
 """Vision accuracy: the whole pipeline on rendered boards and on real photos.
 
     .venv/bin/python bench/vision_accuracy.py [--n 1000] [--seed 1] [--jobs 2] [--frame-only]
-        [--still-scale 2]
+        [--still-scale 2] [--learn-colours]
 
 Rendered boards (``vision.synth``, every style, the field's corners given as a
 calibration would give them): per-point count accuracy, whole-board exact
@@ -19,6 +19,15 @@ settled throw (:mod:`vision.stills`): from a still of the same view at twice
 the size (the scene rendered again; ``--still-scale``: a Pi Camera Module 2
 still is 2.56 times the video's view, a Module 3 still 3.6, see
 ``hardware/camera.md``); ``--frame-only`` reads them from the 1280x720 frame.
+``--learn-colours`` also reads each scene as the live system does (``bgref watch``, the
+referee: a stream that learned its set's checker colours from the start of the game,
+``BoardReader(stream=True)``): the starting position is rendered first with the scene's
+style, camera, light, profile, stacking and cube (no dice, no hands), a stream reader
+reads that still frame until it has learned a model (or gives up after
+``LEARN_FRAMES`` frames: the stream's own code path, motion gate and occlusion tracker
+included), and the scene is then read with the model learned (``BoardReader(colours=)``),
+or without one when none was learned.  Those reads are reported as rows of their own
+("learned: ...") beside the lone-image rows, which stay as they were.
 Real photos: the labelled board frames in ``shared/data/real-boards`` (the
 same measures) and the dice photos in
 ``shared/data/dice-photos/valid`` (value accuracy and detection recall).
@@ -38,6 +47,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -48,13 +58,21 @@ from bench.styles import HELD_OUT as HELD_OUT_ALL
 from bench.styles import held_out
 from vision.calibration import Calibration
 from vision.camera.base import Still
-from vision.observation import Corners, Die, Observation
+from vision.checkers.colours import ColourModel
+from vision.observation import Corners, Counts, Die, Observation
 from vision.pipeline import BoardReader
+
+if TYPE_CHECKING:
+    from vision.synth.scene import Scene
 
 STILL_SCALE = 2.0
 """Dice are read from a still this many times the frame's size (``--frame-only``: none)."""
 HELD_OUT = HELD_OUT_ALL
 """A board style and a checker style kept out of all tuning (``bench/styles.py``)."""
+LEARN_FRAMES = 200
+"""Frames of the still start a stream reader is shown before the scene is read without a
+model: the learner asks for three fresh agreeing frames, and the motion gate reads a still
+board in full every ``MotionConfig.max_skipped`` (30) frames, so about 61 suffice."""
 SHARED = Path(os.environ.get("BGREF_SHARED") or Path(__file__).resolve().parents[2] / "shared")
 
 
@@ -135,7 +153,30 @@ def _nearest(die: Die, dice: tuple[Die, ...], reach: float = 15.0) -> Die | None
     return best
 
 
-def run_render(seed: int, still_scale: float = STILL_SCALE) -> tuple[str, str, Tally]:
+def learned_colours(scene: "Scene", calibration: Calibration, seed: int) -> ColourModel | None:
+    """The model a stream of ``scene``'s set learns at the start of its game: the starting
+    position rendered in the scene's style, camera, light, profile and stacking, read by a
+    stream reader until it keeps a model (None when it does not within ``LEARN_FRAMES``)."""
+    from dataclasses import replace
+
+    from vision.synth import render
+    from vision.synth.positions import SEATINGS, start_position
+
+    start = replace(scene, points=start_position(SEATINGS[seed % len(SEATINGS)]),
+                    bar=Counts(), off=Counts(), dice=(), hands=())
+    frame, _ = render(start)
+    reader = BoardReader(calibration=calibration, stream=True)
+    for k in range(LEARN_FRAMES):
+        reader.read(frame, t=k / 10)
+        if reader.colours is not None:
+            break
+    return reader.colours
+
+
+def run_render(seed: int, still_scale: float = STILL_SCALE, learn: bool = False
+               ) -> tuple[str, str, Tally, Tally | None, bool]:
+    """One scene's board and checker style and its tally read alone; with ``learn``, also
+    its tally read with the colours learned from its start, and whether one was learned."""
     from vision.synth import random_scene, render
 
     cv2.setNumThreads(1)
@@ -153,11 +194,18 @@ def run_render(seed: int, still_scale: float = STILL_SCALE) -> tuple[str, str, T
         still = Still(big, (0, 0, width, height), (big.shape[1] / width, big.shape[0] / height),
                       0.0)
     seen = BoardReader(calibration=calibration).read(frame, still=still)
-    return scene.style.board.name, scene.style.checkers.name, score(seen, truth.observation)
+    alone = score(seen, truth.observation)
+    if not learn:
+        return scene.style.board.name, scene.style.checkers.name, alone, None, False
+    model = learned_colours(scene, calibration, seed)
+    seen = BoardReader(calibration=calibration, colours=model).read(frame, still=still)
+    return (scene.style.board.name, scene.style.checkers.name, alone,
+            score(seen, truth.observation), model is not None)
 
 
-def _run_frame_only(seed: int) -> tuple[str, str, Tally]:
-    return run_render(seed, 1.0)
+def _run_frame_only(seed: int, learn: bool = False
+                    ) -> tuple[str, str, Tally, Tally | None, bool]:
+    return run_render(seed, 1.0, learn)
 
 
 def real_boards() -> Tally:
@@ -214,7 +262,8 @@ def pct(a: int, b: int) -> str:
 def print_table(rows: dict[str, Tally]) -> None:
     head = ("", "points", "boards", "bar", "off", "dice found", "dice val", "false dice",
             "cocked", "flat->cocked", "on-checker", "hands", "false hand")
-    print(f"{head[0]:<22}" + "".join(f"{h:>13}" for h in head[1:]))
+    width = max([22, *(len(name) + 1 for name in rows)])
+    print(f"{head[0]:<{width}}" + "".join(f"{h:>13}" for h in head[1:]))
     for name, t in rows.items():
         cells = (pct(t.points_right, t.points), pct(t.boards_right, t.boards),
                  pct(t.bar_right, t.bars), pct(t.off_right, t.offs),
@@ -222,7 +271,7 @@ def print_table(rows: dict[str, Tally]) -> None:
                  f"{t.dice_false}/{t.clear}", pct(t.cocked_found, t.cocked),
                  pct(t.flat_called_cocked, t.flat), pct(t.on_checker_right, t.dice_found),
                  pct(t.hands_found, t.hands), pct(t.clear_called_occluded, t.clear))
-        print(f"{name:<22}" + "".join(f"{c:>13}" for c in cells))
+        print(f"{name:<{width}}" + "".join(f"{c:>13}" for c in cells))
 
 
 def main() -> int:
@@ -234,30 +283,46 @@ def main() -> int:
                         help="read the dice from the 1280x720 frame, without the still")
     parser.add_argument("--still-scale", type=float, default=STILL_SCALE,
                         help="the still's size over the frame's (Module 3: 3.6)")
+    parser.add_argument("--learn-colours", action="store_true",
+                        help="also read each scene with the colours a stream learns from "
+                             "its start (rows of their own)")
     args = parser.parse_args()
     if not args.still_scale > 1.0:
         parser.error("--still-scale is above 1 (--frame-only reads without a still)")
     seeds = [args.seed * 1_000_000 + i for i in range(args.n)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        run = _run_frame_only if args.frame_only else functools.partial(
-            run_render, still_scale=args.still_scale)
+        run = functools.partial(_run_frame_only, learn=args.learn_colours) if (
+            args.frame_only) else functools.partial(run_render, still_scale=args.still_scale,
+                                                    learn=args.learn_colours)
         results = list(pool.map(run, seeds, chunksize=4))
     rows: dict[str, Tally] = defaultdict(Tally)
-    for board, checkers, tally in results:
-        rows["all renders"].add(tally)
+    learned_rows: dict[str, Tally] = defaultdict(Tally)
+    learned = 0
+    for board, checkers, tally, with_model, has_model in results:
         held = board in HELD_OUT or checkers in HELD_OUT
-        rows["held-out styles" if held else "tuned styles"].add(tally)
-        if held_out(board, checkers, checker_stage=True):
-            # The checker stage holds out burgundy-leather too (bench/styles.py): its
-            # board columns on every style it never tuned on.
-            rows["checker held-out"].add(tally)
+        checker_held = held_out(board, checkers, checker_stage=True)
+        for prefix, table, counted in (("", rows, tally), ("learned: ", learned_rows,
+                                                           with_model)):
+            if counted is None:
+                continue
+            table[prefix + "all renders"].add(counted)
+            table[prefix + ("held-out styles" if held else "tuned styles")].add(counted)
+            if checker_held:
+                # The checker stage holds out burgundy-leather too (bench/styles.py): its
+                # board columns on every style it never tuned on.
+                table[prefix + "checker held-out"].add(counted)
         rows[f"board {board}"].add(tally)
         rows[f"checkers {checkers}"].add(tally)
+        learned += has_model
     rows["real boards (8)"] = real_boards()
     source = "the frame" if args.frame_only else f"a {args.still_scale:g}x still"
     print(f"{args.n} rendered frames (seed {args.seed}), dice read from {source}; "
           f"held out: {', '.join(HELD_OUT)}\n")
     print_table(dict(rows))
+    if args.learn_colours:
+        print(f"\nthe same frames read with the colours a stream learns from the start "
+              f"(learned in {learned}/{args.n} scenes; without a model where none was)\n")
+        print_table(dict(learned_rows))
     labelled, found, right, false = real_dice()
     print(f"\nreal dice photos (valid): {labelled} dice, recall {pct(found, labelled)}, "
           f"value accuracy {pct(right, found)} of found ({pct(right, labelled)} of all), "
