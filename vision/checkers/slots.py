@@ -57,6 +57,22 @@ class SlotConfig:
     little off its place."""
     rounds: int = 3
     """Rounds of the search: a checker found on a slot opens the slot beyond it."""
+    glare_score: float = 0.7
+    """Rim score enough (instead of ``score``) on a slot whose disc is white to the
+    sensor's ceiling (``glare_level``, ``glare_share``): a white checker on a white point
+    under a lamp, whose face and point both clip, shows its rim only where its outline's
+    shadow falls.  On the tune renders (pipeline seeds 21-24, 27-28, 31-34, 1,884 clear
+    frames, the slots left unfound at 163296a) such slots held a checker at scores
+    0.77-0.84 (six, three of them boards read wrong) and stood empty at 0.61 at most (a
+    clipped white point's base: 231 slots at a share of 0.98 or more)."""
+    glare_level: int = 250
+    """Grey level (of the blurred field) from which a pixel counts as clipped."""
+    glare_share: float = 0.98
+    """Share of the slot's inner disc (``glare_inner`` radii) that must be clipped for
+    ``glare_score`` to apply (the checkers above: 0.995-1.0; an unclipped white checker's
+    face stays below the ceiling in places)."""
+    glare_inner: float = 0.8
+    """The disc (radii) read for the clipped share: inside the rim and its blur."""
     rail_margin: float = 0.55
     """A centre on a slot lies at least this far from the field's border."""
     outer_shift: float = 0.45
@@ -606,6 +622,10 @@ def _accepted(edges: EdgeMap, places: Floats, radius: float, detect: DetectConfi
         _, centres = refine(edges, centres, radius, None, search, step)
     hit, seen = rim_evidence(edges, centres[:, 0], centres[:, 1], radius, detect.rim)
     scores = rim_scores(hit, seen, None, config.min_seen)
+    for i in np.flatnonzero((scores >= config.glare_score) & (scores < config.score)):
+        if _clipped(edges.blurred, float(centres[i, 0]), float(centres[i, 1]), radius,
+                    config):
+            scores[i] = config.score
     out: list[tuple[float, float]] = []
     for i in np.argsort(-scores, kind="stable"):
         if scores[i] < config.score:
@@ -615,3 +635,20 @@ def _accepted(edges: EdgeMap, places: Floats, radius: float, detect: DetectConfi
             continue
         out.append((x, y))
     return out
+
+
+def _clipped(gray: npt.NDArray[np.uint8], x: float, y: float, radius: float,
+             config: SlotConfig) -> bool:
+    """Whether the disc of ``config.glare_inner`` radii about (x, y) is clipped white (see
+    ``SlotConfig.glare_score``)."""
+    height, width = gray.shape[:2]
+    reach = config.glare_inner * radius
+    x0, x1 = max(0, int(x - reach)), min(width, int(x + reach) + 2)
+    y0, y1 = max(0, int(y - reach)), min(height, int(y + reach) + 2)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    disc = (xx - x) ** 2 + (yy - y) ** 2 < reach ** 2
+    values = gray[y0:y1, x0:x1][disc]
+    return len(values) > 0 and float((values >= config.glare_level).mean()) \
+        >= config.glare_share
