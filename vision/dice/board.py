@@ -178,6 +178,20 @@ class BoardDiceConfig:
     clear frames) the twos this reading took were one cocked two against two false ones
     (a cube's side face showing a small "32", wood grain by a point's tip): with twos
     found 1333 -> 1345 and false 6 -> 8, from three 1333 -> 1344 and 6 -> 6."""
+    small_die_ones: float | None = 0.24
+    """... but a one read at ``small_die`` is taken when the pose test calls it cocked and
+    its pip is at least this many die edges wide (of the smaller die), None for never.
+    A die cannot lie tilted on a checker's pattern or on the board's marks: the false ones
+    that reading found lay on marbled checkers and the board, read flat (a checker under a
+    die's centre is nothing to lean on, :class:`~.support.SupportConfig`), while small and
+    big cocked ones, their pip squashed and blurred, were found only at the smaller size
+    (renders, tune seeds 21-24, 241 cocked-die scenes of tuned styles, 2x still, the
+    pipeline's checker mask: 4 of the 10 cocked ones never found, a cocked two's pip
+    also taken for a one there).  The pip: the renderer's one is 0.24 of its face, other
+    values' pips 0.17; the cocked ones gained measured 0.25-0.30 of the smaller die (blur
+    grows them), the two's lone pip 0.22.  Tune seeds 21-24: cocked found 209 -> 212 of
+    246, the two no longer misread; seeds 25-26 (97 scenes, 103 cocked dice, not looked at
+    while choosing): 83 -> 87, no misread and no false die more."""
     small_die_in_frame: bool = False
     """Also read windows again at ``small_die`` when the dice are read from the frame
     itself (no still).  Off: it costs the per-frame path about half a millisecond a
@@ -248,21 +262,36 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                 if _row_goes_on_outside(face, gray.shape, origin, source, source_map,
                                         (rect_w, rect_h), sized):
                     continue
-                if sized is not config and face.value < config.small_die_least:
+                if sized is not config and face.value < config.small_die_least and not (
+                        face.value == 1 and config.small_die_ones is not None
+                        and face.pips[0].diameter >= config.small_die_ones * sized.die_pixels):
                     continue
                 sized_right = sized_right or _sized(face, sized)
                 faces.append((face, gray, (u, v), local_nadir, sized, rect_w, read.colour))
             if sized_right:
                 break
     found: list[BoardDie] = []
-    for face, gray, uv, local_nadir, sized, rect_w, colour in faces:
-        # the other dice found can hold this one tilted (the pose test's support)
-        others = [other for _, _, other, _, _, _, _ in faces if other != uv]
-        die = _board_die(face, gray, uv, field_map, profile, checker_mask, sized,
-                         local_nadir, rect_w, camera_height=height, scale=scale, others=others,
-                         colour=colour)
-        if die is not None:
-            found.append(die)
+    for small_ones in (True, False):
+        # the ones read at the smaller size first: taken only when called cocked
+        # (small_die_ones), and those not taken are no die for the others to lean on
+        kept = []
+        for entry in faces:
+            face, gray, uv, local_nadir, sized, rect_w, colour = entry
+            small_one = sized is not config and face.value < config.small_die_least
+            if small_ones and not small_one:
+                kept.append(entry)
+                continue
+            # the other dice found can hold this one tilted (the pose test's support)
+            others = [other for _, _, other, _, _, _, _ in faces if other != uv]
+            die = _board_die(face, gray, uv, field_map, profile, checker_mask, sized,
+                             local_nadir, rect_w, camera_height=height, scale=scale,
+                             others=others, colour=colour)
+            if small_ones:
+                if die is not None and not die.die.flat:
+                    kept.append(entry)
+            elif die is not None and not (small_one and die.die.flat):
+                found.append(die)
+        faces = kept
     return sorted(found, key=lambda d: d.field_uv)
 
 
