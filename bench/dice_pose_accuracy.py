@@ -1,7 +1,7 @@
 """How well the board stage tells cocked dice from flat ones, on rendered boards.
 
     .venv/bin/python bench/dice_pose_accuracy.py [--n N] [--seed S] [--mix]
-        [--still-scale X] [--default-size] [--any-support]
+        [--still-scale X] [--default-size] [--any-support] [--live-mask] [--dump DIR]
 
 Renders ``N`` scenes with two dice, the first cocked (``random_scene(rng,
 dice=2, cocked=True)``: tilted 15-35 degrees against a checker, 12-35 against
@@ -28,6 +28,14 @@ had (the nearest checker, rail, bar or other die within five die edges counts,
 flat dice often lie against a checker: the false alarms the looser tests would
 give there.
 
+``--live-mask`` reads the dice with the checker mask the pipeline draws from the
+checkers it finds (:class:`vision.pipeline.BoardReader` on the frame) instead of the
+truth's, as ``bench/vision_accuracy.py`` does.  ``--dump DIR`` writes a crop of the still
+around every cocked die not called cocked (not found, or found and read flat) and every
+flat die called cocked, named by what happened, the truth (value, tilt, lean, resting on
+a checker, size in mm) and the dice, board and checker styles; the cocked dice not found
+(at least 90 % visible) are counted too.  Dump tune seeds only (21-26, not 5 or 8).
+
 A cocked die whose tipped-up face the camera cannot see (leaning toward the
 point below the lens by more than its tilt lets the face show: under
 ``HIDDEN_WIDTH`` die edges wide in the rectified field, from the truth's camera
@@ -49,8 +57,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.vision_accuracy import HELD_OUT
+from vision.calibration import Calibration
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.support import SupportConfig, supported
+from vision.observation import Corners
+from vision.pipeline import BoardReader
 from vision.rectify import FieldMap
 from vision.synth.camera import Camera
 from vision.synth.generate import random_scene
@@ -130,6 +141,9 @@ class Tally:
                   f"flat false alarms {alarm}/{flat} ({alarm / max(flat, 1):.2%}); "
                   f"flat dice with support {leaning}, of them called cocked {leaning_alarm}")
             hidden, seen = self.counts[(split, "hidden")], self.counts[(split, "hidden+")]
+            if self.counts[(split, "cocked lost")]:
+                print(f"  {'':<9} cocked dice not found at all (not counted above): "
+                      f"{self.counts[(split, 'cocked lost')]}")
             print(f"  {'':<9} of the cocked, tipped-up face out of sight (under "
                   f"{HIDDEN_WIDTH:g} die edges) {hidden}, called cocked {seen}; recall without "
                   f"them {hit - seen}/{cocked - hidden} "
@@ -140,6 +154,28 @@ class Tally:
         styles = sorted({s for s, _ in self.by_style})
         print("  cocked recall by dice style: " + ", ".join(
             f"{s} {self.by_style[(s, True)]}/{self.by_style[(s, False)]}" for s in styles))
+
+
+def live_mask(frame: np.ndarray, corners: Corners, scene: Scene) -> np.ndarray:
+    """The checker mask the pipeline reads the dice with: drawn from the checkers
+    :class:`~vision.pipeline.BoardReader` finds in ``frame``."""
+    height, width = frame.shape[:2]
+    reader = BoardReader(calibration=Calibration(corners, "manual", (width, height),
+                                                 profile=scene.profile))
+    reader.read(frame)
+    inputs = reader._dice_inputs  # the mask the dice stage was given (no public getter)
+    if inputs is None:
+        raise RuntimeError("the pipeline read no board on a rendered frame")
+    return inputs[2]
+
+
+def dump(folder: Path, still: np.ndarray, scale: float, centre: tuple[float, float],
+         name: str, half: int = 60) -> None:
+    """A crop of ``still`` around ``centre`` (pixels of the frame), four times enlarged."""
+    x, y = round(centre[0] * scale), round(centre[1] * scale)
+    crop = still[max(0, y - half):y + half, max(0, x - half):x + half]
+    cv2.imwrite(str(folder / f"{name}.png"),
+                cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST))
 
 
 def main() -> None:
@@ -154,11 +190,18 @@ def main() -> None:
                         help="read with the configured die size, not the scene's")
     parser.add_argument("--any-support", action="store_true",
                         help="read every die as if it had something to lean on")
+    parser.add_argument("--live-mask", action="store_true",
+                        help="the checker mask the pipeline draws from the checkers it finds")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write a crop of every cocked die missed or read flat and every "
+                             "flat die called cocked (still path) here")
     args = parser.parse_args()
+    if args.dump is not None:
+        args.dump.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     tallies = {path: Tally() for path in PATHS}
     start = time.perf_counter()
-    for _ in range(args.n):
+    for index in range(args.n):
         scene = random_scene(rng) if args.mix else random_scene(rng, dice=2, cocked=True)
         frame, truth = render(scene)
         corners = truth.observation.corners
@@ -170,6 +213,8 @@ def main() -> None:
         mask = np.zeros(frame.shape[:2], np.uint8)
         for checker in truth.checkers:
             cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
+        if args.live_mask:
+            mask = live_mask(frame, corners, scene)
         config = BoardDiceConfig() if args.default_size else BoardDiceConfig(
             die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
         if args.any_support:
@@ -190,11 +235,23 @@ def main() -> None:
                 if visible < 0.9:
                     continue
                 near = [x for x in dice if math.dist(x.center, die.center) <= 15.0]
-                if not near:
-                    continue
                 u, v = field_map.field_point(die.center)
                 placement = min(placements.values(),
                                 key=lambda d: math.hypot(d.u - u, d.v - v))
+                if path == "still" and args.dump is not None and (
+                        (not die.flat and (not near or near[0].flat))
+                        or (die.flat and near and not near[0].flat)):
+                    what = "flat-called-cocked" if die.flat else (
+                        "cocked-read-flat" if near else "cocked-not-found")
+                    dump(args.dump, big, big.shape[1] / frame.shape[1], die.center,
+                         f"{what}_{args.seed}-{index:04d}_{die.value}_t{placement.tilt_deg:.0f}"
+                         f"_lean{placement.lean_deg % 360.0:.0f}{'_on' if placement.on_checker else ''}"
+                         f"_{scene.dimensions.die_mm:.1f}mm_{scene.style.dice.name}"
+                         f"_{scene.style.board.name}_{scene.style.checkers.name}_{split}")
+                if not near:
+                    if not die.flat:
+                        tallies[path].counts[(split, "cocked lost")] += 1
+                    continue
                 tilt = 0.0 if die.flat else max(placement.tilt_deg, 1e-3)
                 leaning = supported((u, v), config.die_size, field_map, scene.profile, mask,
                                     config.pose.support)
