@@ -245,7 +245,8 @@ def main() -> None:
                         "cocked-read-flat" if near else "cocked-not-found")
                     dump(args.dump, big, big.shape[1] / frame.shape[1], die.center,
                          f"{what}_{args.seed}-{index:04d}_{die.value}_t{placement.tilt_deg:.0f}"
-                         f"_lean{placement.lean_deg % 360.0:.0f}{'_on' if placement.on_checker else ''}"
+                         f"_lean{placement.lean_deg % 360.0:.0f}"
+                         f"{'_on' if placement.on_checker else ''}"
                          f"_{scene.dimensions.die_mm:.1f}mm_{scene.style.dice.name}"
                          f"_{scene.style.board.name}_{scene.style.checkers.name}_{split}")
                 if not near:
