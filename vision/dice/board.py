@@ -334,10 +334,9 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
     on = False
     if checker_mask is not None:
         if face.value == 1 and (
-                (_by_a_rim(centre, max(box[2], box[3]), checker_mask, config.rim_reach)
-                 and not _own_face(gray, face, config))
-                or between_checkers(centre, max(box[2], box[3]), checker_mask,
-                                    config.checker)):
+                between_checkers(centre, max(box[2], box[3]), checker_mask, config.checker)
+                or (_by_a_rim(centre, max(box[2], box[3]), checker_mask, config.rim_reach)
+                    and not _own_face(gray, face, config))):  # the ring last: it costs most
             return None
         if face.value <= 2 and in_a_waist(centre, max(box[2], box[3]), checker_mask,
                                           config.checker):
