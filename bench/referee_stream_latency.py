@@ -40,6 +40,9 @@ first that applies:
 
 * ``referee``: a stable state with the right reading (dice and checkers)
   came 0.05 s or more before the event;
+* ``the pick-up unseen`` (plays): the three clear frames before the dice were
+  picked up already read the board after it (the mover's dice not read while
+  they lay), so nothing in the frames changed at the pick-up;
 * ``dice wrong throughout`` (missed / value / cocked / extra / half): no frame
   before the last two read the throw's dice right (the roll is then inferred
   from the play, or waits for the next throw);
@@ -150,6 +153,12 @@ def compute_times(files: StreamFiles, hold: float | None) -> list[float]:
 
 RIGHT_SLACK = 0.05
 """Seconds a right stable state may precede the event and still be the one acted on."""
+UNSEEN_FRAMES = 3
+"""Clear frames just before a pick-up that, all read as the board after it (no dice,
+the checkers right), make it a pick-up the vision never saw: the mover's dice were
+not read while they lay (rendered 7e15fdd04acc seed 60 t=77.7), so nothing changed
+in the frames when they were picked up and the play waits for the next throw.  Three
+frames (0.3 s, the hold) are enough for that board to have been reported already."""
 
 
 def _dice_key(d: dict[str, Any]) -> tuple[Any, ...]:
@@ -191,6 +200,17 @@ def _checkers_right(frame: dict[str, Any], moment: dict[str, Any]) -> bool:
     off = frame.get("off")
     truth_off = moment.get("off")
     return truth_off is None or off is None or [off["light"], off["dark"]] == truth_off
+
+
+def _pickup_unseen(before: list[dict[str, Any]], want: list[list[Any]],
+                   moment: dict[str, Any]) -> bool:
+    """True when the last ``UNSEEN_FRAMES`` frames ``before`` a pick-up, all clear, already
+    read the board after it: the dice ``want`` (none) and the ``moment``'s checkers."""
+    lead = before[-UNSEEN_FRAMES:]
+    return len(lead) == UNSEEN_FRAMES and all(
+        not f["occluded"] and f["board_found"]
+        and _dice_verdict([_dice_key(d) for d in f["dice"]], want) == "right"
+        and _checkers_right(f, moment) for f in lead)
 
 
 def slow_causes(files: StreamFiles, hold: float | None,
@@ -258,8 +278,12 @@ def slow_causes(files: StreamFiles, hold: float | None,
             [(d.value, d.flat, d.on_checker, d.side) for d in o.dice], want) == "right"
             and _checkers_right(o.to_json(), _moment_at(moments, t))]
         first_right = heads.index("right") if "right" in heads else None
+        unseen = what == "play" and _pickup_unseen(
+            [f for f in frames if f["t"] < t0 - 1e-6], want, _moment_at(moments, t0))
         if right_stable and right_stable[0] < t0 + latency - RIGHT_SLACK:
             cause = "referee: a right stable state not acted on"
+        elif unseen:
+            cause = "vision: the pick-up unseen (the board read without the dice before it)"
         elif first_right is None or (what == "roll" and first_right >= len(heads) - 2):
             wrong = [h for h in heads if h not in ("right", "hand", "late hand")]
             common = max(set(wrong), key=wrong.count) if wrong else "hand"

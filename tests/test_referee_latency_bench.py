@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 
 from bench.referee_latency import _Starts, as_vision
-from bench.referee_stream_latency import _checkers_right, _dice_verdict
+from bench.referee_stream_latency import _checkers_right, _dice_verdict, _pickup_unseen
 from controller.referee.inputs import ButtonInput, OperatorInput
 from vision.observation import Die, Observation
 
@@ -69,3 +69,18 @@ def test_checkers_right_compares_points_bar_and_tray() -> None:
     assert not _checkers_right(frame, {**moment, "bar": [0, 0]})
     assert not _checkers_right(frame, {**moment, "points": [[1, 0]] + [[0, 0]] * 23})
     assert _checkers_right({**frame, "off": None}, {**moment, "off": [2, 0]})
+
+
+def test_a_pick_up_is_unseen_when_the_frames_before_it_already_read_the_board_after() -> None:
+    moment = {"points": [[2, 0]] + [[0, 0]] * 23, "bar": [0, 0], "off": [0, 0]}
+    plain = {"points": [{"light": 2, "dark": 0}] + [{"light": 0, "dark": 0}] * 23,
+             "bar": {"light": 0, "dark": 0}, "off": {"light": 0, "dark": 0},
+             "dice": [], "occluded": False, "board_found": True}
+    with_dice = {**plain, "dice": [{"value": 3, "flat": True, "on_checker": False,
+                                    "side": "right"}]}
+    assert _pickup_unseen([with_dice, plain, plain, plain], [], moment)
+    # The dice read in one of the three frames before: the pick-up was seen.
+    assert not _pickup_unseen([plain, with_dice, plain, plain], [], moment)
+    # A hand in them, or too few frames: nothing to say.
+    assert not _pickup_unseen([plain, {**plain, "occluded": True}, plain], [], moment)
+    assert not _pickup_unseen([plain, plain], [], moment)

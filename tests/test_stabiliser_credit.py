@@ -10,7 +10,7 @@ import pytest
 
 from tests.test_stabiliser import at, board, die, every, run, stable_times
 from vision.errors import ConfigError
-from vision.observation import Die, Observation
+from vision.observation import Counts, Cube, Die, Observation
 from vision.stabiliser import (
     Stabiliser,
     StabiliserConfig,
@@ -72,6 +72,114 @@ def test_no_credit_for_checkers_read_otherwise_than_before_the_hand() -> None:
               *every(board(0, other), 0.7, 0.8),
               *every(board(0, THROW, occluded=True), 0.9, 1.2)]
     assert _after(frames, before=board(0, THROW)) == [0.8]
+
+
+def test_a_play_made_under_a_hand_gets_one_frame_of_credit() -> None:
+    # The checkers moved and the dice picked up under one hand (the usual end of a
+    # turn): the vision flags 0.5 and 0.6 as occluded, reading the board after the
+    # play; clear from 0.7.  One hand frame counts: reported on the third clear frame
+    # (0.4 s after the hand left), not the fourth.
+    played = board(5)
+    frames = [*every(board(0, occluded=True), 0.0, 0.4),
+              *every(replace(played, occluded=True), 0.5, 0.6), *every(played, 0.7, 1.5)]
+    assert _after(frames, before=board(0, THROW)) == [0.9]
+    assert _after(frames, StabiliserConfig(changed_credit=0), before=board(0, THROW)) \
+        == [1.0]
+    assert _after(frames, StabiliserConfig(changed_credit=2, vanished_credit=2),
+                  before=board(0, THROW)) == [0.8]
+    # The checkers moved with the dice left lying: one frame as well.
+    moved = board(5, THROW)
+    frames = [*every(board(0, THROW, occluded=True), 0.0, 0.4),
+              *every(replace(moved, occluded=True), 0.5, 0.6), *every(moved, 0.7, 1.5)]
+    assert _after(frames, before=board(0, THROW)) == [0.9]
+    # A board read otherwise in only two clear frames between two hands (seed 16) is
+    # still never reported, the hand's frames before them reading it too.
+    frames = [*every(board(0, THROW, occluded=True), 0.0, 0.4),
+              *every(replace(moved, occluded=True), 0.5, 0.6), *every(moved, 0.7, 0.8),
+              *every(board(0, THROW, occluded=True), 0.9, 1.2)]
+    assert _after(frames, before=board(0, THROW)) == []
+    # Three clear frames are reported (as four were without the credit).
+    frames = [*every(board(0, THROW, occluded=True), 0.0, 0.4),
+              *every(replace(moved, occluded=True), 0.5, 0.6), *every(moved, 0.7, 0.9),
+              *every(board(0, THROW, occluded=True), 1.0, 1.2)]
+    assert _after(frames, before=board(0, THROW)) == [0.9]
+
+
+def _bearing_off(light_on_point: int, light_off: int, dice: tuple[Die, ...] = (),
+                 occluded: bool = False) -> Observation:
+    """Light bearing off: ``light_on_point`` on point 0, ``light_off`` in the tray, and
+    dark's five on point 23 with ten borne off."""
+    points = [Counts()] * 24
+    points[0] = Counts(light=light_on_point)
+    points[23] = Counts(dark=5)
+    return Observation(board_found=True, points=tuple(points), off=Counts(light_off, 10),
+                       dice=dice, occluded=occluded, t=0.0)
+
+
+def test_a_changed_board_gets_credit_only_when_it_accounts_for_every_checker() -> None:
+    before = _bearing_off(4, 11, THROW)
+    hand = [*every(_bearing_off(4, 11, THROW, occluded=True), 0.0, 0.4)]
+    # Two borne off under the hand, the tray read 13: fifteen light checkers, credit.
+    played = _bearing_off(2, 13)
+    frames = [*hand, *every(replace(played, occluded=True), 0.5, 0.6),
+              *every(played, 0.7, 1.5)]
+    assert _after(frames, before=before) == [0.9]
+    # Rendered 7e15fdd04acc seed 72 t=187.7: the hand still over the tray, unflagged, the
+    # tray read empty for three clear frames: three light checkers in all, no credit
+    # (the hand came back before a fourth).
+    short = _bearing_off(3, 0, THROW)
+    frames = [*hand, *every(replace(short, occluded=True), 0.5, 0.6),
+              *every(short, 0.7, 0.9), *every(replace(short, occluded=True), 1.0, 1.2)]
+    assert _after(frames, before=before) == []
+    # The same three frames with the tray read right (twelve): credit.
+    right = _bearing_off(3, 12, THROW)
+    frames = [*hand, *every(replace(right, occluded=True), 0.5, 0.6),
+              *every(right, 0.7, 0.9), *every(replace(right, occluded=True), 1.0, 1.2)]
+    assert _after(frames, before=before) == [0.9]
+
+
+def test_a_changed_board_gets_no_re_read_credit() -> None:
+    # Rendered 7e15fdd04acc seed 83 t=181.9: a board read mid-play (three dark borne
+    # off, the hand still there and not flagged), the hand frame before it missing a
+    # die: no credit from a re-read for a board that changed under the hand.
+    before = board(0, THROW)
+    moved = board(5, THROW)
+    frames = [*every(board(0, THROW, occluded=True), 0.0, 0.5),
+              at(replace(moved, occluded=True, dice=THROW[:1]), 0.6),
+              *every(moved, 0.7, 0.9), *every(board(0, THROW, occluded=True), 1.0, 1.2)]
+    assert _after(frames, before=before) == []
+    # The same board, its dice checkers unchanged: the re-read credit as before.
+    frames = [*every(board(0, THROW, occluded=True), 0.0, 0.5),
+              at(board(0, THROW[:1], occluded=True), 0.6),
+              *every(board(0, THROW), 0.7, 0.9), *every(board(0, THROW, occluded=True),
+                                                         1.0, 1.2)]
+    assert _after(frames, before=board(0)) == [0.8]
+
+
+def test_a_hand_frame_with_the_cube_unread_still_counts() -> None:
+    # Rendered 7e15fdd04acc seed 3 t=7.1: the last hand frame reads the cube where it
+    # lies with no value (or misses it): it still counts, as the clear frames read it.
+    cube = Cube(64, (960.0, 380.0), "centre")
+    played = board(5, cube=cube)
+    for unread in (Cube(None, (961.0, 380.0), "centre"), None):
+        frames = [*every(board(0, cube=cube, occluded=True), 0.0, 0.4),
+                  at(replace(played, occluded=True), 0.5),
+                  at(replace(played, occluded=True, cube=unread), 0.6),
+                  *every(played, 0.7, 1.5)]
+        assert _after(frames, before=board(0, THROW, cube=cube)) == [0.9]
+        assert _after(frames, StabiliserConfig(unread_cube_credit=False),
+                      before=board(0, THROW, cube=cube)) == [1.0]
+    # Nor when the clear frames miss the cube the hand frame read (seeds 15, 27).
+    frames = [*every(board(0, cube=cube, occluded=True), 0.0, 0.5),
+              at(replace(played, occluded=True), 0.6),
+              *every(replace(played, cube=None), 0.7, 1.5)]
+    assert _after(frames, before=board(0, THROW, cube=cube)) == [0.9]
+    # A cube read elsewhere, or with another value, under the hand is the cube handled.
+    for handled in (Cube(None, (990.0, 380.0), "centre"), Cube(2, (960.0, 380.0), "centre")):
+        frames = [*every(board(0, cube=cube, occluded=True), 0.0, 0.5),
+                  at(replace(played, occluded=True, cube=handled), 0.6),
+                  *every(played, 0.7, 1.5)]
+        assert _after(frames, before=board(0, THROW, cube=cube)) == [1.0]
 
 
 def test_dice_gone_under_a_hand_get_one_frame_of_credit() -> None:
@@ -233,6 +341,10 @@ def test_credit_settings_are_checked() -> None:
         StabiliserConfig(occluded_credit=-1)
     with pytest.raises(ConfigError, match="vanished_credit"):
         StabiliserConfig(vanished_credit=-1)
+    with pytest.raises(ConfigError, match="changed_credit"):
+        StabiliserConfig(changed_credit=-1)
+    with pytest.raises(ConfigError, match="checkers_per_side"):
+        StabiliserConfig(checkers_per_side=0)
     with pytest.raises(ConfigError, match="reread_within"):
         StabiliserConfig(reread_within=float("nan"))
     with pytest.raises(ConfigError, match="reread_frames"):

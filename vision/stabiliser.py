@@ -28,11 +28,12 @@ frames without a board are never forgiven: each restarts the hold.
 Two credits shorten the wait where the scene has not moved but the
 vision's reading of it has just changed (``StabiliserConfig``): the frames
 the vision still flags as occluded after a hand has gone (its hysteresis),
-when they read the state that follows and its checkers are those reported
-before the hand (``occluded_credit``, ``vanished_credit`` for a pick-up),
-and a re-read of dice lying still (the vision's still, two frames after
-they settled: ``reread_within``, ``reread_frames``).  Both count in the
-hold; neither ever lets a state's first clear frame alone complete it.
+when they read the state that follows (``occluded_credit``;
+``vanished_credit`` for a pick-up, ``changed_credit`` when the checkers
+differ from those reported before the hand), and a re-read of dice lying
+still (the vision's still, two frames after they settled:
+``reread_within``, ``reread_frames``).  Both count in the hold; neither
+ever lets a state's first clear frame alone complete it.
 
 Dice need no special case (on the field or off it): a rolling die changes
 value or position from frame to frame, so a state with dice can only hold
@@ -51,7 +52,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from vision.errors import ConfigError, ObservationError
@@ -107,12 +108,13 @@ class StabiliserConfig:
     so a checker or a die the hand hid or still held is never part of the hold; one
     that reads the dice otherwise where they lie is a re-read (``reread_within``: the
     still is taken only once the hand is reported gone, so its reading comes on the
-    first clear frame).  And only a state whose checkers and cube are those of the
-    latest state reported before the hand gets the credit: it is for dice thrown or
-    picked up under the hand, and a board read otherwise between two hands may be
-    the hands' own misreading (28de820384cd seed 16: nine checkers read borne off in
-    two clear frames between two hands, a planted illegal play then left uncalled).
-    0 counts no occluded frame."""
+    first clear frame).  The full credit is for a state whose checkers and cube are
+    those of the latest state reported before the hand (dice thrown or picked up
+    under it); a board read otherwise between two hands may be the hands' own
+    misreading (28de820384cd seed 16: nine checkers read borne off in two clear
+    frames between two hands, a planted illegal play then left uncalled), and gets
+    ``changed_credit`` only.  Nothing reported before the hand: no credit.  0 counts
+    no occluded frame."""
     vanished_credit: int = 1
     """At most this many of ``occluded_credit``'s frames for a state with fewer dice
     than the latest state reported before the hand (dice picked up under it).  The
@@ -122,6 +124,42 @@ class StabiliserConfig:
     throw made as the mover's dice still lay, read without any die for two frames, was
     taken for the pick-up (28de820384cd seed 17 t=116.6: an early throw not voided).
     One frame still decides a pick-up within 0.4 s."""
+    changed_credit: int = 1
+    """At most this many of ``occluded_credit``'s frames for a state whose checkers or
+    cube differ from the latest state reported before the hand (a play made and the
+    dice picked up under one hand: the usual way a turn ends).  Such a state got no
+    credit at all, so the play waited out the tracker's two frames of hysteresis and
+    then the whole hold: 0.5 s from the hand leaving (rendered 7e15fdd04acc, seeds
+    0-29: 45 plays and 8 rolls of 279 decisions of 0.5 s or more).  A board read
+    otherwise after a hand may be the hand's own misreading (28de820384cd seed 16:
+    nine checkers read borne off in two clear frames between two hands), so it gets
+    less than a throw or a pick-up does: with one frame the hold still needs three
+    clear frames in a row reading it (two did in seed 16, not three), and the play is
+    decided 0.4 s after the hand left.  0: no credit for such a state."""
+    checkers_per_side: int = 15
+    """Checkers each side has.  A state whose checkers differ from those before the hand
+    gets ``changed_credit`` only when it accounts for every checker: on the points, the
+    bar and the tray, this many of each colour (with no tray read, at most this many on
+    the points and the bar), and only for hand frames that read it exactly (no dice
+    re-read among them).  A hand over the tray that the tracker has stopped flagging
+    leaves clear frames reading the tray short or long while the points are unchanged
+    (rendered 7e15fdd04acc seed 72 t=187.7: light's eleven borne off read as none for
+    three clear frames, reported with the credit and an illegal play then missed; 28de
+    seed 16: nine read borne off); a board read mid-play that adds up (seed 83 t=181.9:
+    three dark checkers in the tray, the hand still bearing off) had a die missed in the
+    hand frame before it, the re-read that gave it the credit."""
+    unread_cube_credit: bool = True
+    """Whether a frame under the hand still counts in ``occluded_credit`` when it and the
+    clear frames differ only in a cube one of them did not read: not found, or found
+    where it lies without a value (the cube then taken as the clear frames read it).
+    The hand's last frames, flagged occluded by the tracker's hysteresis, often miss
+    the cube's value (a shadow, the fingers' last frame), or the clear frames miss a
+    cube the hand frame read; the credit then stopped at that frame, and most of the
+    plays still decided only 0.5 s after the hand left had it (rendered 7e15fdd04acc,
+    seeds 0-29: 26 of 53; seeds 3, 19, 29: the cube read 64 in the clear frames, no
+    value in the last hand frame; seeds 15, 27: the cube in the hand frame only).  A
+    frame that reads the cube elsewhere or with another value still stops the credit:
+    that is the cube handled, not unread."""
     reread_within: float | None = None
     """A *re-read*: a change in which only the dice's readings differ (a die's value,
     flat or cocked, on a checker, or a die found; never a die lost) while every die
@@ -157,9 +195,11 @@ class StabiliserConfig:
             raise ConfigError("stabiliser outlier_share must be from 0 up to (not including) 0.5")
         if self.reread_frames < 1:
             raise ConfigError("stabiliser reread_frames must be 1 or more")
-        if self.occluded_credit < 0 or self.vanished_credit < 0:
-            raise ConfigError("stabiliser occluded_credit and vanished_credit must be 0 or "
-                              "more frames")
+        if self.checkers_per_side < 1:
+            raise ConfigError("stabiliser checkers_per_side must be 1 or more")
+        if self.occluded_credit < 0 or self.vanished_credit < 0 or self.changed_credit < 0:
+            raise ConfigError("stabiliser occluded_credit, vanished_credit and "
+                              "changed_credit must be 0 or more frames")
         if self.reread_within is not None and not (math.isfinite(self.reread_within)
                                                    and self.reread_within >= 0):
             raise ConfigError("stabiliser reread_within must be 0 or more seconds")
@@ -333,13 +373,20 @@ class Stabiliser:
         if anchor is None or anchor.t is None or not hidden:
             return
         tolerance = self._config.position_tolerance
-        if before is None or not same_checkers(before, anchor, tolerance):
-            # Only dice thrown or picked up under the hand: a board read otherwise after
-            # a hand may be the hand's own misreading (rendered 28de820384cd seed 16: a
-            # hand passing twice, nine checkers read borne off in the frames between).
-            return
+        if before is None:
+            return  # nothing to tell a throw under the hand from the hand's misreading
         hold = self._config.hold_for(anchor)
         limit = self._config.occluded_credit
+        changed = not same_checkers(before, anchor, tolerance)
+        if changed:
+            # Checkers moved under the hand (a play), or misread: a board read otherwise
+            # after a hand may be the hand's own misreading (rendered 28de820384cd seed
+            # 16: a hand passing twice, nine checkers read borne off in the frames
+            # between), so less credit, and only for a board that accounts for every
+            # checker (``changed_credit``, ``checkers_per_side``).
+            if not _all_checkers(anchor, self._config.checkers_per_side):
+                return
+            limit = min(limit, self._config.changed_credit)
         if _count_dice(anchor) < _count_dice(before):
             limit = min(limit, self._config.vanished_credit)
         credited: list[float] = []
@@ -348,12 +395,16 @@ class Stabiliser:
             assert frame.t is not None
             if anchor.t - frame.t >= hold - TIME_EPSILON:
                 break
-            if not same_state(frame, anchor, tolerance):
+            seen = frame
+            if self._config.unread_cube_credit and _cube_unread(frame.cube, anchor.cube,
+                                                                tolerance):
+                seen = replace(frame, cube=anchor.cube)
+            if not same_state(seen, anchor, tolerance):
                 # The dice read otherwise where they lie: the vision's still comes only
                 # once the hand is reported gone, so its reading replaces the frame's
                 # on the first clear frame.  The one re-read credit (``reread_within``).
-                if self._config.reread_window <= 0 or \
-                        not dice_reread(frame, anchor, tolerance):
+                if changed or self._config.reread_window <= 0 or \
+                        not dice_reread(seen, anchor, tolerance):
                     break
                 reread = True
             credited.append(frame.t)
@@ -455,6 +506,30 @@ def _same_places(before: tuple[Die, ...], after: tuple[Die, ...], tolerance: flo
     if not before:
         return not after  # dice found where none were read: no sign the scene was still
     return _matched(before, after, tolerance, lambda x, y: True) == len(before)
+
+
+def _all_checkers(observation: Observation, per_side: int) -> bool:
+    """True when the observation accounts for ``per_side`` checkers of each colour on the
+    points, the bar and the tray (with no tray read: no more than that)."""
+    for colour in ("light", "dark"):
+        seen = sum(getattr(c, colour) for c in observation.points) \
+            + getattr(observation.bar, colour)
+        if observation.off is None:
+            if seen > per_side:
+                return False
+        elif seen + getattr(observation.off, colour) != per_side:
+            return False
+    return True
+
+
+def _cube_unread(seen: Cube | None, clear: Cube | None, tolerance: float) -> bool:
+    """True when a hand frame's cube ``seen`` and the clear frames' cube ``clear`` do not
+    contradict each other: one of them not found at all, or both where the cube lies
+    and one without a value (see ``StabiliserConfig.unread_cube_credit``)."""
+    if seen is None or clear is None:
+        return True
+    return ((seen.value is None or clear.value is None) and seen.position == clear.position
+            and _distance(seen.center, clear.center) <= tolerance)
 
 
 def _same_cube(a: Cube | None, b: Cube | None, tolerance: float) -> bool:
