@@ -25,10 +25,12 @@ from controller.referee.plays import (
     is_bear_off_race,
     is_forced,
     judge_play,
+    legal_judgement,
     nearest_legal,
 )
 from controller.referee.state import Stage, _a_throw, _only_hit, _Out, _same_place, _shifted
 from controller.referee.throws import die_json, split_dice, thrower_half
+from controller.rules import layout as lay
 from controller.rules.faults import FaultKind
 from controller.rules.judge import judge
 from controller.rules.physical import Counts as PhysicalCounts
@@ -234,6 +236,15 @@ def _final(self: "Referee", observation: Observation, fresh: tuple[Die, ...],
             out.warn("look", "cannot judge the play: " + "; ".join(judgement.reasons),
                      move=judgement.move)
     if judgement.kind == "unclear":
+        won = self._won_misread(judgement)
+        if won is not None:
+            # The mover's last checkers are off and a legal play of the roll ends the
+            # game: the opponent's checkers (read otherwise than the record has them)
+            # cannot have moved during it, and no throw will come to end the play.
+            out.warn("look", "the board was not read clearly: the game's last play, "
+                             f"taken as {won.move}", move=won.move)
+            judgement = won
+    if judgement.kind == "unclear":
         nearest = nearest_legal(game.position, judgement.after, game.dice) if fresh else None
         if nearest is None:
             thrower = game.turn.opponent
@@ -357,6 +368,34 @@ def _final(self: "Referee", observation: Observation, fresh: tuple[Die, ...],
         out.warn("dice", "the position must be put right before the next throw")
         return replace(state, ignored=(*state.ignored, *fresh))
     return state
+
+
+def _won_misread(self: "Referee", judgement: PlayJudgement) -> PlayJudgement | None:
+    """The game's last play, when only the opponent's checkers keep it from being judged.
+
+    The board shows none of the mover's checkers on the points or the bar, the
+    record and the roll allow a legal play that bears the last of them off (every
+    such play leaving the same position), and the board was read unclearly
+    (the opponent's checkers read otherwise than the record has them, a stack
+    read short, a tray read wrong).  The opponent moves nothing during the mover's
+    play, and no throw of theirs follows the game's last play to end it (where the
+    referee takes a board read unclearly for the nearest legal play): that play is
+    recorded, a ``look``, and the game ends.  Rendered 7e15fdd04acc seeds 40, 47,
+    63, 125 and 135: a bear-off of the last checkers with a stack or the tray of
+    the opponent misread; the play and the game's end were never recorded.
+    """
+    game = self.game
+    if judgement.after is None or game.dice is None:
+        return None
+    mover = game.turn
+    seen = judgement.after.layout(mover)
+    if any(seen[place] for place in range(lay.PLACES) if place != lay.OFF):
+        return None
+    ends = sorted((p for p in game.position.legal_positions(*game.dice)
+                   if p.winner() == mover), key=lambda p: p.key)
+    if not ends or any(p.key != ends[0].key for p in ends):
+        return None
+    return legal_judgement(game.position, ends[0], game.dice)
 
 
 def _reread_roll(self: "Referee", reading: BoardReading, judgement: PlayJudgement,
