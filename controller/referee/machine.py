@@ -441,6 +441,7 @@ class Referee:
     _stands_then_inferred = resync._stands_then_inferred
     _mover_corrects = resync._mover_corrects
     _infer_roll = resync._infer_roll
+    _infer_reread = resync._infer_reread
     _glimpse_picked_up = resync._glimpse_picked_up
     _a_legal_play_of_some_roll = resync._a_legal_play_of_some_roll
     _check_cube = resync._check_cube

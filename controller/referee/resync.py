@@ -11,8 +11,14 @@ from typing import TYPE_CHECKING
 
 from controller.game.events import Roll
 from controller.game.game import Phase
-from controller.referee.board import BoardReadError, colour_name, position_of, read_board
-from controller.referee.plays import judge_play
+from controller.referee.board import (
+    BoardReadError,
+    BoardReading,
+    colour_name,
+    position_of,
+    read_board,
+)
+from controller.referee.plays import PLAUSIBLE, judge_play
 from controller.referee.state import RESYNC_PLAYS, Stage, _Out
 from controller.referee.throws import rolls_with
 from controller.rules.player import Player
@@ -170,6 +176,9 @@ def _infer_roll(self: "Referee", observation: Observation, out: "_Out",
         if judged.kind == "legal":
             fits.append(roll)
             ending = judged.after
+    reread = ""
+    if not fits and over:
+        fits, ending, reread = self._infer_reread(reading)
     if len(fits) > 1 and ending is not None and ending.winner() is not None:
         # Every roll that fits bears off the last checker to the same board: the
         # game is over whichever it was (left unrecorded, the referee would take
@@ -193,6 +202,9 @@ def _infer_roll(self: "Referee", observation: Observation, out: "_Out",
         return self
     roll = fits[0]
     player = game.turn
+    if reread:
+        out.warn("dice", f"{reread}: the roll is taken as {roll[0]}-{roll[1]}, the one "
+                         "the play fits")
     session = self.session.apply(Roll(player, roll))
     out.emit("roll", colour_name(player), dice=list(roll), inferred=True)
     state = replace(self, session=session, stage=Stage.PLAY, glimpsed=(), dice_down=())
@@ -207,6 +219,41 @@ def _infer_roll(self: "Referee", observation: Observation, out: "_Out",
         state = replace(state, resynced=self.parted, parted=None)
     judgement = judge_play(game.position, reading, self.seating, roll)
     return state._record_play(judgement, out)
+
+
+def _infer_reread(self: "Referee", reading: BoardReading
+                  ) -> tuple[list[tuple[int, int]], Position | None, str]:
+    """The rolls the play fits with one die seen of the throw read again as the vision
+    misreads dice (``PLAUSIBLE.dice_confusions``: a 6 read as a 3, a 4 as a 2), the
+    board they leave, and what was read again (empty when nothing fits).
+
+    For a play over (the opponent has thrown, or the die seen was picked up) that no
+    roll with the dice as seen explains: the same misreadings the referee allows for
+    a throw seen whole (rendered 7e15fdd04acc seed 44 t=109: a 6-6 thrown again, one
+    die seen and read as a 3, ``13/1 13/7(2)`` played; no roll with a 3 fits, and the
+    play was lost to a resync at the opponent's throw).  A legal play is recorded,
+    never a call, so a planted mistake can only be missed through this where the die
+    was misread anyway.
+    """
+    game = self.game
+    assert self.seating is not None
+    fits: list[tuple[int, int]] = []
+    ending: Position | None = None
+    read_as: list[str] = []
+    for index, value in enumerate(self.glimpsed):
+        for misread, shown in PLAUSIBLE.dice_confusions:
+            if value != misread:
+                continue
+            known = (*self.glimpsed[:index], shown, *self.glimpsed[index + 1:])
+            for roll in rolls_with(known):
+                if roll in fits or (roll[1], roll[0]) in fits:
+                    continue
+                judged = judge_play(game.position, reading, self.seating, roll)
+                if judged.kind == "legal":
+                    fits.append(roll)
+                    ending = judged.after
+                    read_as.append(f"the {misread} seen read again as a {shown}")
+    return fits, ending, "; ".join(dict.fromkeys(read_as))
 
 
 def _a_legal_play_of_some_roll(self: "Referee", observation: Observation) -> bool:
