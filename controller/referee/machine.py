@@ -469,6 +469,7 @@ class Referee:
     _final = playing._final
     _reread_roll = playing._reread_roll
     _won_misread = playing._won_misread
+    _played_on = playing._played_on
     _from_throw_board = playing._from_throw_board
     _stood_shift = playing._stood_shift
     _from_stood = playing._from_stood

@@ -251,6 +251,16 @@ def _final(self: "Referee", observation: Observation, fresh: tuple[Die, ...],
             if reading is not None and _a_throw(fresh) and \
                     fresh[0].side == thrower_half(self.seat(thrower)) and \
                     self._board_readable(observation):
+                split = self._played_on(reading, fresh)
+                if split is not None:
+                    # The board is this play and the thrower's play of the dice
+                    # lying there: the thrower's play is judged at their pick-up.
+                    out.warn("look", f"{colour_name(thrower)} has thrown and played on a "
+                                     "board not seen clearly: "
+                                     f"{colour_name(game.turn)}'s play taken as "
+                                     f"{split.move or 'no move'}", move=split.move)
+                    return state._record_play(split, out)._throw(thrower, fresh, out,
+                                                                 observation)
                 # The opponent has thrown on a board no play explains: go on from it.
                 return state._resync(observation, thrower, out)._throw(thrower, fresh, out,
                                                                        observation)
@@ -396,6 +406,40 @@ def _won_misread(self: "Referee", judgement: PlayJudgement) -> PlayJudgement | N
     if not ends or any(p.key != ends[0].key for p in ends):
         return None
     return legal_judgement(game.position, ends[0], game.dice)
+
+
+def _played_on(self: "Referee", reading: BoardReading,
+               fresh: tuple[Die, ...]) -> PlayJudgement | None:
+    """The mover's play, when the board seen at the opponent's throw is that play and
+    the opponent's legal play of the dice lying there, both made while the camera
+    saw nothing clearly.
+
+    Exactly one legal result of the mover's roll must leave a position from which
+    the board is a legal play of the thrower's dice: that result is the mover's
+    play.  Rendered 7e15fdd04acc seed 112 t=41.6: a hand reported over the board
+    (wrongly) through dark's play, light's throw and light's play; the referee went
+    on from the board as it stood, light's play taken into it, so light's pick-up
+    looked like dice taken back without playing and neither play was recorded.
+    """
+    game = self.game
+    assert game.dice is not None and self.seating is not None
+    roll = tuple(d.value for d in fresh)
+    if len(roll) != 2 or roll[0] is None or roll[1] is None:
+        return None
+    thrower = game.turn.opponent
+    try:
+        board = position_of(reading, self.seating, thrower)
+    except BoardReadError:
+        return None
+    if board.winner() is not None:
+        return None
+    found = [after for after in game.position.legal_positions(*game.dice)
+             if after.winner() is None and any(
+                 then.key == board.key
+                 for then in after.with_turn(thrower).legal_positions(roll[0], roll[1]))]
+    if len(found) != 1:
+        return None
+    return legal_judgement(game.position, found[0], game.dice)
 
 
 def _reread_roll(self: "Referee", reading: BoardReading, judgement: PlayJudgement,
