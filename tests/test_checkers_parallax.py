@@ -31,7 +31,8 @@ def test_a_run_from_the_rail_standing_out_sideways_is_a_layer() -> None:
     on = StackConfig(lateral_gap=0.06)
     assert read_stack(distances, False, frame, on).count == 5
     assert read_stack(distances, False, frame, on, None, outward).count == 8
-    assert read_stack(distances, False, frame, StackConfig(), None, outward).count == 5
+    off = StackConfig(lateral_gap=0.0)
+    assert read_stack(distances, False, frame, off, None, outward).count == 5
 
 
 def test_a_row_jittered_sideways_or_a_run_not_from_the_rail_is_no_layer() -> None:
@@ -53,8 +54,8 @@ def test_a_rendered_layer_at_the_right_edge_seen_by_parallax_is_counted() -> Non
     """Tune seed 22, scene 160 of bench/vision_accuracy.py (the pipeline's renders): on
     point 23, at the field's right edge, a row of five with three on top shifted too
     little along the point to show; the layer's faces stand 3-7 pixels further out than
-    the row's last two checkers.  Read as five without ``lateral_gap`` (off by default:
-    see its note)."""
+    the row's last two checkers.  Read as five without ``lateral_gap`` (on by default
+    since round eleven, on the outermost points: ``CountConfig.lateral_points``)."""
     scene = random_scene(np.random.default_rng(22_000_160))
     frame, truth = render(scene)
     corners = truth.observation.corners
@@ -64,7 +65,9 @@ def test_a_rendered_layer_at_the_right_edge_seen_by_parallax_is_counted() -> Non
     assert (want.light, want.dark) == (0, 8)
     on = CheckerConfig(count=CountConfig(stacks=StackConfig(lateral_gap=0.06)))
     assert read_checkers(field, scene.profile, config=on).points[23] == want
-    assert read_checkers(field, scene.profile).points[23].dark == 5  # off by default
+    assert read_checkers(field, scene.profile).points[23] == want  # the default
+    off = CheckerConfig(count=CountConfig(stacks=StackConfig(lateral_gap=0.0)))
+    assert read_checkers(field, scene.profile, config=off).points[23].dark == 5
 
 
 def test_a_dark_checker_pushed_out_in_a_dark_corner_is_found_beside_its_slot() -> None:

@@ -55,6 +55,17 @@ class CountConfig:
     row it has not got.  Three phantoms did (0.37-0.44 slots, two of them counted as two
     by the row's extent): rims in the base of a white point under glare (pipeline tune
     seeds 21 and 23, checker bench tune seed 61).  0 keeps every such circle."""
+    lateral_points: int = 1
+    """The sideways test for a layer (``StackConfig.lateral_gap``) is made on this many
+    points at each end of each row (1: the outermost points p0, p11, p12, p23, by the
+    field's left and right edges); 0 makes it nowhere.  Parallax moves a checker's face
+    away from the point below the camera (near the field's middle on the renders and
+    the real frames) by its height, and sideways most where the field is widest from it: on the
+    outermost points a layer's faces stand 3-9 pixels out towards the field's edge (at
+    640), the measure the test needs.  Towards the bar the push is small and points
+    *away* from the nearer side edge, so there a sideways run can only be the players'
+    jitter (0.5-2.6 pixels a checker on the renders), the false layers the test found
+    when it ran on every point (docstring of ``lateral_gap``)."""
     column_link: float = 4.6
     """A circle in line with another along a point (within a radius sideways) and closer
     than this is no stray (see ``stray``): a checker between them was missed (a layer's
@@ -293,9 +304,12 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         # Sideways offsets from the point's middle line, towards the nearer side edge.
         line = profile.point_u(point) * width
         side = 1.0 if line >= 0.5 * width else -1.0
+        along = point % 12
+        at_end = along < config.lateral_points or along >= 12 - config.lateral_points
         stack = read_stack([rail_distance(i, point) for i in chain], point >= 12, frame,
                            config.stacks, [circles[i].covered for i in chain],
-                           [side * (circles[i].x - line) for i in chain])
+                           [side * (circles[i].x - line) for i in chain] if at_end
+                           else None)
         votes = 2 * sum(light[i] for i in chain)
         stacks[point] = (stack, votes > len(chain) or (votes == len(chain) and (
             lean is None or sum(lean[i] for i in chain) >= 0.0)))

@@ -147,22 +147,27 @@ class StackConfig:
     prefix_most: float = 0.35
     """Checkers with a phase beyond this (a half shift) are on a layer by ``phase`` alone
     and take no part in the run test."""
-    lateral_gap: float = 0.0
+    lateral_gap: float = 0.09
     """A run from the rail whose checkers all stand further out *sideways* than every
-    other checker of the stack by at least this (slots; 0.06 is about 3 pixels at 640)
-    is a second layer when the run test finds none; 0, the default, switches this off.
-    The camera looks at a stack near the field's left or right edge from the side:
-    parallax moves a checker's face outwards by its height, so a layer shifted too little
-    along the point to show (0.1 diameters and less, which perspective takes back) stands
-    out sideways by half a checker's thickness or more (5-7 pixels on the tune renders'
-    outermost points), while the row's checkers share one offset and differ only by the
-    players' jitter.  At 0.06 it read two tune boards right (seeds 22 and 23: eight read
-    as five, nine as five) and none wrong on 1,088 tune renders, but took row checkers
-    jittered sideways for a layer on the reported seeds (vision_accuracy --seed 8 scene
-    802, a burgundy-leather board: five read as eight; checker_accuracy --seed 13 scene 19:
-    five as nine), one board lost and one won there: left off until a frame's parallax is
-    modelled (how far out a checker's face stands for its height, from the camera's pose)
-    rather than guessed from the stack's own spread."""
+    other checker of the stack by at least this (slots; 0.09 is about 4.5 pixels at 640)
+    is a second layer when the run test finds none; 0 switches this off.  It is made only
+    on the points ``CountConfig.lateral_points`` names (the outermost ones).  The camera
+    looks at a stack near the field's left or right edge from the side: parallax moves a
+    checker's face outwards by its height, so a layer shifted too little along the point
+    to show (0.1 diameters and less, which perspective takes back) stands out sideways by
+    half a checker's thickness or more (3-9 pixels on the tune renders' outermost points;
+    the row's checkers share one offset and differ only by the players' jitter, 0.5-2.6
+    pixels each).  At 0.06 on every point it read two tune boards right and none wrong on
+    1,088 tune renders, but took row checkers jittered sideways for a layer on the
+    reported seeds (vision_accuracy --seed 8 scene 802, a burgundy-leather board: five
+    read as eight; checker_accuracy --seed 13 scene 19: five as nine), so it was left off
+    (round six).  Round eleven made it on the outermost points only, where parallax is
+    largest and points outwards: on the 1,884 cached tune pipeline fields two boards
+    right (tune seeds 22 scene 160 and 27 scene 209) and none lost at 0.06-0.09 (0.1 keeps
+    only the second: the first's layer parts from the row by 0.093), on the checker
+    bench's tune seeds 51, 61, 71 and bear-off 101 nothing changed, bear-off 102 one
+    board right (scene 17: six on p0 read five).  0.09, the most that keeps both, leaves
+    the widest margin over the jitter of two checkers against each other."""
     short_overlap: float = 0.75
     """In a stack too short for a layer (its row under ``min_row``), a farthest circle
     within this many slots of the one before it, and off its slot by at least ``phase``,
