@@ -51,8 +51,10 @@ first that applies:
   no hand (the occlusion tracker's hysteresis), then the right reading;
 * ``re-read`` (from missed / value / cocked / extra): the first frames read the
   dice wrongly and a later frame (the still, two frames on) rightly;
+* ``read wrongly after the right reading`` (vision): right from the first
+  frame, then frames reading the dice wrongly (a phantom die) restarted it;
 * ``reading changed`` / ``hand over the board``: right from the first frame,
-  then a differing frame or a hand restarted the hold.
+  then a differing frame (still read right) or a hand restarted the hold.
 
 ``--seeds A,B,C`` measures those sessions only (a fixed set, while a filming
 job adds to the cache).
@@ -213,6 +215,17 @@ def _pickup_unseen(before: list[dict[str, Any]], want: list[list[Any]],
         and _checkers_right(f, moment) for f in lead)
 
 
+def _changed_after_right(later: list[str]) -> str:
+    """The cause when the reading changed after a right one: the vision's when some later
+    frame reads the dice wrongly (a phantom die read beside the board after a pick-up,
+    rendered 7e15fdd04acc seed 105), else the stabiliser's (a right reading that moved)."""
+    wrong = [h for h in later if h not in ("right", "hand", "late hand")]
+    if wrong:
+        common = max(sorted(set(wrong)), key=wrong.count)
+        return f"vision: read wrongly after the right reading ({common})"
+    return "stabiliser: the reading changed after it was right"
+
+
 def slow_causes(files: StreamFiles, hold: float | None,
                 goal: float = GOAL) -> list[tuple[str, str]]:
     """(cause, example line) for each decision of ``goal`` seconds or more in one
@@ -300,7 +313,7 @@ def slow_causes(files: StreamFiles, hold: float | None,
                 common = max(set(before), key=before.count)
                 cause = f"vision: re-read right later (first read: {common})"
         elif any("~" in v for v in verdicts[first_right + 1:]):
-            cause = "stabiliser: the reading changed after it was right"
+            cause = _changed_after_right(heads[first_right + 1:])
         elif any(h in ("hand", "late hand") for h in heads):
             cause = "stabiliser: a hand (or the hysteresis) after the right reading"
         else:

@@ -8,7 +8,12 @@ import random
 from collections.abc import Iterator
 
 from bench.referee_latency import _Starts, as_vision
-from bench.referee_stream_latency import _checkers_right, _dice_verdict, _pickup_unseen
+from bench.referee_stream_latency import (
+    _changed_after_right,
+    _checkers_right,
+    _dice_verdict,
+    _pickup_unseen,
+)
 from controller.referee.inputs import ButtonInput, OperatorInput
 from vision.observation import Die, Observation
 
@@ -84,3 +89,10 @@ def test_a_pick_up_is_unseen_when_the_frames_before_it_already_read_the_board_af
     # A hand in them, or too few frames: nothing to say.
     assert not _pickup_unseen([plain, {**plain, "occluded": True}, plain], [], moment)
     assert not _pickup_unseen([plain, plain], [], moment)
+
+
+def test_a_reading_changed_after_the_right_one_is_the_vision_s_when_read_wrongly() -> None:
+    assert _changed_after_right(["extra", "extra", "right", "extra"]) \
+        == "vision: read wrongly after the right reading (extra)"
+    assert _changed_after_right(["right", "hand", "right"]) \
+        == "stabiliser: the reading changed after it was right"
