@@ -127,13 +127,13 @@ def main() -> int:
     print(f"one core (cv2 threads: {cv2.getNumThreads()}), load {os.getloadavg()[0]:.1f}\n")
     print(f"{'':<38}{'CPU ms (the goal)':>20}{'wall ms':>20}")
     print(f"{'frames':<24}{'stage':<14}" + f"{'median':>10}{'p95':>10}" * 2)
-    median = wall_median = 0.0
+    medians: dict[str, tuple[float, float]] = {}
     for name, frames in (("rendered", rendered(args.n, args.seed)), ("real", real())):
         clock = measure(frames)
         for stage, cpu in clock.cpu.items():
             wall = clock.wall[stage]
-            if stage == "whole frame" and name == "rendered":
-                median, wall_median = statistics.median(cpu), statistics.median(wall)
+            if stage == "whole frame":
+                medians[name] = (statistics.median(cpu), statistics.median(wall))
             print(f"{name + f' ({len(frames)})':<24}{stage:<14}"
                   f"{statistics.median(cpu):>10.1f}{p95(cpu):>10.1f}"
                   f"{statistics.median(wall):>10.1f}{p95(wall):>10.1f}")
@@ -147,9 +147,13 @@ def main() -> int:
           f"{statistics.median(still.cpu['stream']):>10.2f}{p95(still.cpu['stream']):>10.2f}"
           f"{statistics.median(still.wall['stream']):>10.2f}{p95(still.wall['stream']):>10.2f}"
           "   (motion gate: nothing moved)")
-    print(f"\ngoal: under 30 ms median CPU time per frame on one core: "
-          f"{'met' if median < 30 else 'MISSED'} ({median:.1f} ms CPU on renders; "
-          f"wall {wall_median:.1f} ms at load {os.getloadavg()[0]:.1f})")
+    # Both sets are judged: the real frames (their rails, trays and hands) cost the
+    # full read more than the renders do, and a goal met on renders alone would hide it.
+    for name, (cpu_median, wall_median) in medians.items():
+        print(f"\ngoal: under 30 ms median CPU time per frame on one core, {name} frames: "
+              f"{'met' if cpu_median < 30 else 'MISSED'} ({cpu_median:.1f} ms CPU; "
+              f"wall {wall_median:.1f} ms at load {os.getloadavg()[0]:.1f})", end="")
+    print()
     return 0
 
 
