@@ -209,6 +209,17 @@ class StackConfig:
     lateral_phase: float = 0.02
     """... and stands out along the point too by at least this (slots) on average: a
     layer lies further from the rail than the checkers under it."""
+    covered_row: float = 0.1
+    """A stack's only checker taken for a higher one by its phase, whose own rim is covered
+    by at least this share while the other checkers within a slot of it are uncovered
+    (``uncovered``), lies *under* them: a row checker off its slot, not a layer (a layer
+    checker lies on top of the row checkers beside it, whose rims it covers, and shows its
+    own rim whole).  Fresh tune pipeline seed 41, scene 941: a row of five, its fourth
+    checker 0.17 slots out with 0.16 of its rim under the fifth's, read as six.  On the
+    1,884 cached tune pipeline fields and fresh tune seeds 41-43 (1,430) a lone higher
+    checker was covered 0.11 (tune seed 31, scene 282: a real layer, the row checkers
+    beside it covered 0.28 and 0.36) or not at all (23 stacks, all 0.00) apart from that
+    one; 0.1, twice ``uncovered``, lies between.  0: off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +326,8 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
         higher &= ~_row_past_rail_row(slots, phases, cover, higher, config)
     if config.slot_row and higher.any():
         higher &= ~_row_on_empty_slot(slots, phases, higher, config)
+    if config.covered_row > 0.0 and int(higher.sum()) == 1:
+        higher &= ~_under_its_row(slots, cover, higher, config)
     added = 0
     if config.prefix and row >= config.doubt_row:
         run = _prefix_layer(slots, cover, higher, config) & ~higher
@@ -428,6 +441,19 @@ def _row_on_empty_slot(slots: npt.NDArray[np.float64], phases: npt.NDArray[np.fl
     on_row = {int(np.rint(s)) for s, up in zip(slots, higher, strict=True) if not up}
     for i in np.nonzero(higher & (phases < config.phase + config.doubt))[0]:
         out[i] = int(np.rint(slots[i])) not in on_row
+    return out
+
+
+def _under_its_row(slots: npt.NDArray[np.float64], cover: npt.NDArray[np.float64],
+                   higher: npt.NDArray[np.bool_], config: StackConfig) -> npt.NDArray[np.bool_]:
+    """The higher checkers that are row checkers by their cover (see ``covered_row``):
+    covered by at least ``covered_row`` while every other checker within a slot of them
+    is uncovered."""
+    out = np.zeros(len(slots), dtype=bool)
+    for k in np.flatnonzero(higher):
+        near = (np.abs(slots - slots[k]) <= 1.0) & ~higher
+        out[k] = bool(cover[k] >= config.covered_row and near.any()
+                      and float(cover[near].max()) <= config.uncovered)
     return out
 
 
