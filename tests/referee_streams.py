@@ -227,6 +227,17 @@ class Script:
             self.stable(after)
 
 
+def dark_to_throw(seating: Seating) -> tuple[Script, Position]:
+    """Light opens 3-1 with 8/5 6/5 and picks up; dark to throw (a game's first
+    ordinary throw, where many scenario tests start)."""
+    script = Script(seating).setup()
+    dice = script.opening(3, 1)
+    after = shifted(Position.initial(), "8/5 6/5")
+    script.stable(after, dice)
+    script.stable(after)
+    return script, after.with_turn(DARK)
+
+
 def run(referee: Referee, inputs: Iterable[RefereeInput]
         ) -> tuple[Referee, list[RefereeEvent]]:
     """Feed inputs; the final referee and every event announced."""
@@ -480,6 +491,6 @@ def stabilised(stream: Iterable[Observation | ButtonInput | OperatorInput],
                 yield StatusInput(item.t, report.condition)
 
 
-__all__ = ["DARK", "LIGHT", "SEATINGS", "Plant", "Script", "Side", "cube_at", "die", "frames",
-           "half_of", "names", "observe", "plausible_mistake", "run", "script_match", "shifted",
-           "stabilised", "throw"]
+__all__ = ["DARK", "LIGHT", "SEATINGS", "Plant", "Script", "Side", "cube_at", "dark_to_throw",
+           "die", "frames", "half_of", "names", "observe", "plausible_mistake", "run",
+           "script_match", "shifted", "stabilised", "throw"]

@@ -22,6 +22,7 @@ from tests.referee_streams import (
     LIGHT,
     SEATINGS,
     Script,
+    dark_to_throw,
     die,
     half_of,
     names,
@@ -32,20 +33,10 @@ from tests.referee_streams import (
 MODES = [RefereeSettings(mode="strict"), RefereeSettings(mode="players")]
 
 
-def _dark_to_throw(seating: Seating) -> tuple[Script, Position]:
-    """Light opens 3-1 with 8/5 6/5 and picks up; dark to throw."""
-    script = Script(seating).setup()
-    dice = script.opening(3, 1)
-    after = shifted(Position.initial(), "8/5 6/5")
-    script.stable(after, dice)
-    script.stable(after)
-    return script, after.with_turn(DARK)
-
-
 def _glimpsed_play(seating: Seating, seen: int, move: str) -> tuple[Script, Position]:
     """Dark throws, the camera sees one die read as ``seen``; dark plays ``move``
     with the die down and picks it up."""
-    script, dark = _dark_to_throw(seating)
+    script, dark = dark_to_throw(seating)
     lone = die(seen, half_of(seating, DARK), 1)
     script.stable(dark, (lone,))
     after = shifted(dark, move)

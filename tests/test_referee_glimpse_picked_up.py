@@ -16,12 +16,11 @@ import pytest
 from controller.referee.machine import Referee, Stage
 from controller.referee.settings import RefereeSettings
 from controller.rules.physical import Seating
-from controller.rules.position import Position
 from tests.referee_streams import (
     DARK,
     LIGHT,
     SEATINGS,
-    Script,
+    dark_to_throw,
     die,
     half_of,
     names,
@@ -32,21 +31,11 @@ from tests.referee_streams import (
 MODES = [RefereeSettings(mode="strict"), RefereeSettings(mode="players")]
 
 
-def _dark_to_throw(seating: Seating) -> tuple[Script, Position]:
-    """Light opens 3-1 with 8/5 6/5 and picks up; dark to throw."""
-    script = Script(seating).setup()
-    dice = script.opening(3, 1)
-    after = shifted(Position.initial(), "8/5 6/5")
-    script.stable(after, dice)
-    script.stable(after)
-    return script, after.with_turn(DARK)
-
-
 @pytest.mark.parametrize("settings", MODES, ids=lambda s: s.mode)
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
 def test_a_play_fitting_two_rolls_is_recorded_at_the_pick_up(
         seating: Seating, settings: RefereeSettings) -> None:
-    script, dark = _dark_to_throw(seating)
+    script, dark = dark_to_throw(seating)
     # Dark throws 6-2; the camera sees the 2 only.
     two = die(2, half_of(seating, DARK), 1)
     script.stable(dark, (two,))
@@ -74,7 +63,7 @@ def test_a_play_fitting_two_rolls_is_recorded_at_the_pick_up(
 @pytest.mark.parametrize("seating", SEATINGS, ids=str)
 def test_a_die_gone_before_the_board_changed_waits_for_the_next_throw(
         seating: Seating, settings: RefereeSettings) -> None:
-    script, dark = _dark_to_throw(seating)
+    script, dark = dark_to_throw(seating)
     two = die(2, half_of(seating, DARK), 1)
     script.stable(dark, (two,))
     # The 2 not seen while nothing moved (missed, or picked up before the play):
