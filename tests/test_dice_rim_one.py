@@ -14,12 +14,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.board import BoardDiceConfig, _own_face, read_board_dice_details
+from tests.cocked_scenes import cocked_scene
+from vision.dice.board import BoardDiceConfig, _own_face
 from vision.dice.faces import Face, layout_face
 from vision.dice.pips import find_pips
-from vision.rectify import FieldMap
-from vision.synth.generate import random_scene
-from vision.synth.render import render
 
 BOARD = BoardDiceConfig()
 
@@ -67,24 +65,12 @@ def test_a_cocked_one_leaning_on_a_checker_is_found(index: int) -> None:
     # 2x still, the truth's checker mask, the configured die size: a white one cocked 24
     # degrees against a cream checker and a red translucent one cocked 27 degrees
     # against a white one, both refused by the rim test alone before
-    rng = np.random.default_rng(22)
-    for _ in range(index):
-        random_scene(rng, dice=2, cocked=True)
-    scene = random_scene(rng, dice=2, cocked=True)
-    frame, truth = render(scene)
-    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-    assert truth.observation.corners is not None
-    field_map = FieldMap.from_corners(truth.observation.corners)
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    for checker in truth.checkers:
-        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
-    cocked = [d for d in truth.observation.dice if not d.flat]
+    shot = cocked_scene(22, index)
+    cocked = shot.cocked()
     assert len(cocked) == 1 and cocked[0].value == 1
 
     def one(config: BoardDiceConfig) -> list[bool]:
-        found = read_board_dice_details(frame, field_map, scene.profile, hires=big,
-                                        scale=2.0, checker_mask=mask, config=config)
-        return [b.die.flat for b in found
+        return [b.die.flat for b in shot.read(config)
                 if b.die.value == 1 and math.dist(b.die.center, cocked[0].center) < 10]
 
     assert one(BOARD) == [False]  # found, and called cocked

@@ -10,14 +10,10 @@ cocked and its pip is as big as a one's (``small_die_ones``).
 import math
 from dataclasses import replace
 
-import cv2
-import numpy as np
 import pytest
 
-from vision.dice.board import BoardDiceConfig, read_board_dice_details
-from vision.rectify import FieldMap
-from vision.synth.generate import random_scene
-from vision.synth.render import render
+from tests.cocked_scenes import cocked_scene
+from vision.dice.board import BoardDiceConfig
 
 BOARD = BoardDiceConfig()
 
@@ -33,24 +29,12 @@ def test_a_small_cocked_one_is_found_at_the_smaller_size(index: int) -> None:
     # tune seed 22's cocked-die scenes (as bench/dice_pose_accuracy.py draws them), a
     # 2x still, the truth's checker mask, the configured die size: 12.3 and 12.4 mm
     # ones cocked 26 and 21 degrees, read only at the smaller size
-    rng = np.random.default_rng(22)
-    for _ in range(index):
-        random_scene(rng, dice=2, cocked=True)
-    scene = random_scene(rng, dice=2, cocked=True)
-    frame, truth = render(scene)
-    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-    assert truth.observation.corners is not None
-    field_map = FieldMap.from_corners(truth.observation.corners)
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    for checker in truth.checkers:
-        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
-    cocked = [d for d in truth.observation.dice if not d.flat and d.value == 1]
+    shot = cocked_scene(22, index)
+    cocked = [d for d in shot.cocked() if d.value == 1]
     assert len(cocked) == 1
 
     def near(config: BoardDiceConfig) -> list[tuple[int | None, bool]]:
-        found = read_board_dice_details(frame, field_map, scene.profile, hires=big,
-                                        scale=2.0, checker_mask=mask, config=config)
-        return [(b.die.value, b.die.flat) for b in found
+        return [(b.die.value, b.die.flat) for b in shot.read(config)
                 if math.dist(b.die.center, cocked[0].center) < 15]
 
     assert near(BOARD) == [(1, False)]
