@@ -4,35 +4,20 @@ whose inner disc is clipped white needs a lower rim score (``SlotConfig.glare_sc
 
 import numpy as np
 
-from vision.checkers.reader import CheckerConfig, read_checkers
+from tests.checker_scenes import read_point
+from vision.checkers.reader import CheckerConfig
 from vision.checkers.slots import SlotConfig, _clipped
 from vision.observation import Counts
-from vision.rectify import FieldMap
-from vision.synth import random_scene, render
 
-WIDTH = 640
 OFF = CheckerConfig(slots=SlotConfig(glare_score=1.0))
 """The glare rule switched off (no rim score reaches 1.0 below ``score`` 0.85)."""
-
-
-def _point(seed: int, point: int) -> tuple[Counts, Counts, Counts]:
-    """The truth on ``point`` of vision_accuracy's scene ``seed``, and its reading with the
-    glare rule and without it."""
-    scene = random_scene(np.random.default_rng(seed))
-    frame, truth = render(scene)
-    corners = truth.observation.corners
-    assert corners is not None
-    field = FieldMap.from_corners(corners).rectify(frame, scene.profile, WIDTH)
-    return (truth.observation.points[point],
-            read_checkers(field, scene.profile).points[point],
-            read_checkers(field, scene.profile, config=OFF).points[point])
 
 
 def test_a_clipped_white_checker_on_a_white_point_is_found() -> None:
     """Tune seed 24, scene 267 of bench/vision_accuracy.py: one white checker on the
     white point 22 (top right) under the lamp; its rim scores 0.84 at the slot, its disc
     is clipped white all over.  Missed without the glare rule."""
-    want, read, without = _point(24_000_267, 22)
+    want, (read, without) = read_point(24_000_267, 22, [CheckerConfig(), OFF])
     assert want == Counts(1, 0)
     assert read == want
     assert without == Counts(0, 0)
@@ -41,7 +26,7 @@ def test_a_clipped_white_checker_on_a_white_point_is_found() -> None:
 def test_a_white_checker_beside_a_stack_under_glare_is_found() -> None:
     """Tune seed 33, scene 88: a white checker alone on the white point 10 beside a white
     stack, under the lamp (0.77 at its slot)."""
-    want, read, without = _point(33_000_088, 10)
+    want, (read, without) = read_point(33_000_088, 10, [CheckerConfig(), OFF])
     assert want == Counts(1, 0)
     assert read == want
     assert without == Counts(0, 0)

@@ -5,34 +5,18 @@ camera sees its faces pushed out sideways towards the field's edge by their heig
 
 from dataclasses import replace
 
-import numpy as np
-
+from tests.checker_scenes import WIDTH, read_point
 from vision.checkers.count import CountConfig, count_checkers
 from vision.checkers.detect import Circle, expected_radius
-from vision.checkers.reader import CheckerConfig, read_checkers
+from vision.checkers.reader import CheckerConfig
 from vision.checkers.stacks import StackConfig
 from vision.observation import Counts
 from vision.profile import TOURNAMENT
-from vision.rectify import FieldMap
-from vision.synth import random_scene, render
 
-WIDTH = 640
 NOWHERE = CheckerConfig(count=CountConfig(lateral_points=0))
 """The sideways test made on no point."""
 OFF = CheckerConfig(count=CountConfig(stacks=StackConfig(lateral_gap=0.0)))
 """The sideways test switched off."""
-
-
-def _point(seed: int, point: int, configs: list[CheckerConfig]) -> tuple[Counts, list[Counts]]:
-    """The truth on ``point`` of vision_accuracy's scene ``seed`` (rectified with its true
-    corners), and its reading with each of ``configs``."""
-    scene = random_scene(np.random.default_rng(seed))
-    frame, truth = render(scene)
-    corners = truth.observation.corners
-    assert corners is not None
-    field = FieldMap.from_corners(corners).rectify(frame, scene.profile, WIDTH)
-    return (truth.observation.points[point],
-            [read_checkers(field, scene.profile, config=c).points[point] for c in configs])
 
 
 def test_a_layer_seen_sideways_on_the_outermost_point() -> None:
@@ -41,7 +25,7 @@ def test_a_layer_seen_sideways_on_the_outermost_point() -> None:
     stands 5-6 pixels further out towards the field's right edge than the row's.  Read
     five without the sideways test (no total asks for the sixth: the tray's block of
     seven black stands past the tray's end and is read empty)."""
-    want, (read, nowhere, off) = _point(27_000_209, 23, [CheckerConfig(), NOWHERE, OFF])
+    want, (read, nowhere, off) = read_point(27_000_209, 23, [CheckerConfig(), NOWHERE, OFF])
     assert want == Counts(0, 6)
     assert read == want
     assert nowhere == Counts(0, 5)
