@@ -326,7 +326,7 @@ def read_stack(distances: Sequence[float], top: bool, frame: StackFrame,
         higher &= ~_row_past_rail_row(slots, phases, cover, higher, config)
     if config.slot_row and higher.any():
         higher &= ~_row_on_empty_slot(slots, phases, higher, config)
-    if config.covered_row > 0.0 and int(higher.sum()) == 1:
+    if config.covered_row > 0.0 and covered is not None and np.count_nonzero(higher) == 1:
         higher &= ~_under_its_row(slots, cover, higher, config)
     added = 0
     if config.prefix and row >= config.doubt_row:
