@@ -3,16 +3,12 @@ it is a row checker, not a layer (``StackConfig.covered_row``)."""
 
 from dataclasses import replace
 
-import numpy as np
-
+from tests.checker_scenes import read_point
 from vision.checkers.count import CountConfig
-from vision.checkers.reader import CheckerConfig, read_checkers
+from vision.checkers.reader import CheckerConfig
 from vision.checkers.stacks import StackConfig, StackFrame, read_stack
 from vision.observation import Counts
-from vision.rectify import FieldMap
-from vision.synth import random_scene, render
 
-WIDTH = 640
 OFF = CheckerConfig(count=CountConfig(stacks=StackConfig(covered_row=0.0)))
 """The rule switched off."""
 FRAME = StackFrame(49.0, 24.0, (0.0, 0.0))
@@ -29,14 +25,10 @@ def test_a_row_checker_under_its_neighbour_is_no_layer_on_the_render() -> None:
     """Fresh tune seed 41, scene 941 of bench/vision_accuracy.py: five white on p6, the
     fourth 0.17 slots out from its slot with 0.16 of its rim under the fifth's, read six
     without the rule (a layer of one over a row of five)."""
-    scene = random_scene(np.random.default_rng(41_000_941))
-    frame, truth = render(scene)
-    corners = truth.observation.corners
-    assert corners is not None
-    field = FieldMap.from_corners(corners).rectify(frame, scene.profile, WIDTH)
-    assert truth.observation.points[6] == Counts(5, 0)
-    assert read_checkers(field, scene.profile).points[6] == Counts(5, 0)
-    assert read_checkers(field, scene.profile, config=OFF).points[6] == Counts(6, 0)
+    want, (read, off) = read_point(41_000_941, 6, [CheckerConfig(), OFF])
+    assert want == Counts(5, 0)
+    assert read == want
+    assert off == Counts(6, 0)
 
 
 def test_only_a_covered_checker_between_uncovered_ones_is_taken_back_into_the_row() -> None:
