@@ -33,9 +33,10 @@ def test_a_row_checker_under_its_neighbour_is_no_layer_on_the_render() -> None:
 
 def test_only_a_covered_checker_between_uncovered_ones_is_taken_back_into_the_row() -> None:
     """The drawn row of five with its fourth checker 0.17 out: covered 0.16 beside
-    uncovered neighbours it is the row's (five); uncovered it is a layer of one (six);
-    covered while its neighbours are covered too it lies on them, a layer (six, as tune
-    seed 31 scene 282's layer at 0.40 covered 0.11 over row checkers covered 0.28-0.36)."""
+    uncovered neighbours it is the row's (five); uncovered it stays higher (more than
+    five); covered while its neighbours are covered too it lies on them and stays higher
+    (as tune seed 31 scene 282's layer at 0.40, covered 0.11 over row checkers covered
+    0.28-0.36)."""
     slots = [0.0, 1.0, 2.0, 3.17, 4.0]
     assert _stack(slots, [0.0, 0.0, 0.0, 0.16, 0.0]) == 5
     assert _stack(slots, [0.0, 0.0, 0.0, 0.16, 0.0], replace(StackConfig(),
