@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.still_scenes import checker_mask
 from tests.test_dice import FULL, draw_die
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.detect import DetectConfig, in_row, row_ends
@@ -104,9 +105,7 @@ def rendered(seed: int, index: int, hires: bool = True,
     config = BoardDiceConfig(die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
     old = before(config) if before else replace(
         config, split_offset=None, detect=replace(config.detect, lone_min_ratio=0.5))
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    for checker in truth.checkers:
-        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
+    mask = checker_mask(truth, frame.shape)
     kwargs = {"hires": big, "scale": 2.0} if hires else {}
     reads = [[(d.value, d.center) for d in read_board_dice(
         frame, field_map, scene.profile, checker_mask=mask, config=c,

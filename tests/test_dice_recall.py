@@ -11,15 +11,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.board import BoardDiceConfig, read_board_dice
+from tests.still_scenes import still_scene
+from vision.dice.board import BoardDiceConfig
 from vision.dice.checker import between_checkers
 from vision.dice.detect import find_dice
 from vision.dice.faces import FaceConfig, find_faces
 from vision.dice.pips import Pip
 from vision.observation import Die
-from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
-from vision.synth.render import render
 from vision.synth.scene import Scene
 from vision.synth.truth import Truth
 
@@ -102,15 +101,8 @@ def test_the_photo_reader_links_pips_as_before() -> None:
 def still_read(scene: Scene) -> tuple[Truth, tuple[Die, ...]]:
     """``scene`` rendered, and the board stage's dice read from it with a 2x still, its
     defaults and the checker mask drawn from the truth."""
-    frame, truth = render(scene)
-    big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-    assert truth.observation.corners is not None
-    mask = np.zeros(frame.shape[:2], np.uint8)
-    for checker in truth.checkers:
-        cv2.ellipse(mask, (checker.center, checker.axes, checker.angle_deg), 255, -1)
-    field_map = FieldMap.from_corners(truth.observation.corners)
-    return truth, read_board_dice(frame, field_map, scene.profile, hires=big, scale=2.0,
-                                  checker_mask=mask)
+    shot = still_scene(scene)
+    return shot.truth, tuple(d.die for d in shot.read())
 
 
 def live_read(seed: int) -> tuple[list[tuple[int, tuple[float, float]]], list[int | None]]:

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.cocked_scenes import cocked_scene
+from tests.still_scenes import cocked_scene
 from vision.dice.board import BoardDiceConfig, _own_face
 from vision.dice.faces import Face, layout_face
 from vision.dice.pips import find_pips

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.cocked_scenes import cocked_scene
+from tests.still_scenes import cocked_scene
 from vision.dice.board import BoardDiceConfig
 
 BOARD = BoardDiceConfig()
