@@ -95,6 +95,7 @@ from vision.checkers.count import CheckerCount
 from vision.checkers.reader import ColourLearner, measure_checkers, read_checkers
 from vision.checkers.totals import consistent_off
 from vision.checkers.tray import TrayConfig, read_tray_reading, tray_image
+from vision.image_io import load_image
 from vision.observation import Corners, Counts, Observation
 from vision.profile import TOURNAMENT
 from vision.rectify import FieldMap
@@ -388,7 +389,7 @@ def real_frames(learn: bool = False) -> None:
         c = label["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
                                                    "bottom_left")))
-        image = cv2.imread(str(real / f"{name}.jpg"))
+        image = load_image(str(real / f"{name}.jpg"))
         if image is None:
             print(f"{name}: image not readable")
             continue

@@ -41,6 +41,7 @@ from bench.shared_data import data_folder
 from bench.vision_accuracy import HELD_OUT
 from vision.dice.board import BoardDiceConfig, read_board_dice
 from vision.dice.reader import read_dice
+from vision.image_io import load_image
 from vision.observation import Corners, Die
 from vision.profile import TOURNAMENT, BoardProfile
 from vision.rectify import FieldMap
@@ -119,7 +120,7 @@ def boards() -> tuple[Tally, int, int]:
         c = data["corners"]
         field_map = FieldMap.from_corners(Corners(*(tuple(c[k]) for k in (
             "top_left", "top_right", "bottom_right", "bottom_left"))))
-        image = cv2.imread(label[:-4] + "jpg")
+        image = load_image(label[:-4] + "jpg")
         start = time.perf_counter()
         dice = list(read_board_dice(image, field_map, TOURNAMENT))
         tally.seconds += time.perf_counter() - start

@@ -43,6 +43,7 @@ from bench.shared_data import data_folder
 from bench.vision_accuracy import HELD_OUT
 from vision.calibration import Calibration
 from vision.camera.base import Still
+from vision.image_io import load_image
 from vision.observation import Corners, Die, Observation
 from vision.pipeline import BoardReader
 from vision.profile import TOURNAMENT
@@ -208,7 +209,7 @@ def real_boards() -> tuple[int, int, int]:
         c = data["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
                                                    "bottom_left")))
-        image = cv2.imread(str(label.with_suffix(".jpg")))
+        image = load_image(str(label.with_suffix(".jpg")))
         if image is None:
             continue
         observation, _ = read(image, corners, TOURNAMENT, None, 0.03)

@@ -25,7 +25,6 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.shared_data import data_folder
 from bench.styles import HELD_OUT
 from vision.cube import find_cube
+from vision.image_io import load_image
 from vision.observation import Corners
 from vision.occlusion import detect_occlusion
 from vision.profile import TOURNAMENT
@@ -47,7 +47,7 @@ def real_frames() -> None:
         c = label["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
                                                    "bottom_left")))
-        image = cv2.imread(str(path.with_suffix(".jpg")))
+        image = load_image(str(path.with_suffix(".jpg")))
         field_map = FieldMap.from_corners(corners)
         start = time.perf_counter()
         result = detect_occlusion(image, field_map, TOURNAMENT)

@@ -59,6 +59,7 @@ from bench.styles import held_out
 from vision.calibration import Calibration
 from vision.camera.base import Still
 from vision.checkers.colours import ColourModel
+from vision.image_io import load_image
 from vision.observation import Corners, Counts, Die, Observation
 from vision.pipeline import BoardReader
 
@@ -216,7 +217,7 @@ def real_boards() -> Tally:
         c = label["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
                                                    "bottom_left")))
-        frame = cv2.imread(str(label_path.with_suffix(".jpg")))
+        frame = load_image(str(label_path.with_suffix(".jpg")))
         seen = BoardReader(calibration=Calibration(corners, "manual", (1280, 720))).read(frame)
         truth = Observation.from_json({
             "schema": 1, "board_found": True, "corners": c, "points": label["points"],
@@ -234,7 +235,7 @@ def real_dice() -> tuple[int, int, int, int]:
 
     labelled = found = right = false = 0
     for photo in sorted((SHARED / "data" / "dice-photos" / "valid").glob("*.jpg")):
-        image = cv2.imread(str(photo))
+        image = load_image(str(photo))
         h, w = image.shape[:2]
         truth = []
         for line in photo.with_suffix(".txt").read_text().splitlines():

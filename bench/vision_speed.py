@@ -44,6 +44,7 @@ from vision.checkers.reader import read_checkers
 from vision.cube import find_cube
 from vision.dice.board import read_board_dice
 from vision.dice.off_field import read_off_field_dice
+from vision.image_io import load_image
 from vision.observation import Corners
 from vision.occlusion.single import detect_occlusion
 from vision.pipeline import BoardReader, checker_mask
@@ -73,7 +74,7 @@ def real() -> list[Frame]:
         c = json.loads(label_path.read_text())["corners"]
         corners = Corners(*(tuple(c[k]) for k in ("top_left", "top_right", "bottom_right",
                                                    "bottom_left")))
-        out.append((cv2.imread(str(label_path.with_suffix(".jpg"))),
+        out.append((load_image(str(label_path.with_suffix(".jpg"))),
                     Calibration(corners, "manual", (1280, 720))))
     return out
 
