@@ -191,6 +191,16 @@ class Observation:
     wrong).  The board read without the tray's help is the second opinion the referee
     weighs.  Written as ``"own_points": [24 of {"light", "dark"}]`` only when given (a
     reader takes a missing key for no difference); not part of the board state."""
+    settled_since: float | None = None
+    """For a stream observation whose dice were just read from a high-resolution still
+    (:mod:`vision.stills`): the time of the latest frame in which the motion gate saw
+    the scene change before the still was taken.  Every frame since showed the same
+    picture as that one (the gate compares each with it), so the dice have lain as the
+    still reads them since then, whether or not the frames themselves read them (small
+    or translucent dice the video frame misses).  The stabiliser may count that quiet
+    time in the hold (``StabiliserConfig.still_credit``).  Written as
+    ``"settled_since"`` only when given (the schema-1 keys stay exactly as before; a
+    reader takes a missing key for not known); not part of the board state."""
 
     def __post_init__(self) -> None:
         if len(self.points) != POINTS:
@@ -202,11 +212,16 @@ class Observation:
                                    "(off is null)")
         if self.own_points is not None and len(self.own_points) != POINTS:
             raise ObservationError(f"own_points: 24 points, not {len(self.own_points)}")
+        if self.settled_since is not None and (
+                not math.isfinite(self.settled_since)
+                or (self.t is not None and self.settled_since > self.t)):
+            raise ObservationError("settled_since: a time no later than the observation's t")
 
     def to_json(self) -> dict[str, Any]:
         """The schema-1 object (with ``t`` when the observation has a time,
         ``dice_off_field`` when dice lie off the field, ``off_read`` when the tray's
-        own reading is known and ``own_points`` when the board's own reading differs)."""
+        own reading is known, ``own_points`` when the board's own reading differs and
+        ``settled_since`` when the dice were just read from a still)."""
         out: dict[str, Any] = {
             "schema": SCHEMA,
             "board_found": self.board_found,
@@ -224,6 +239,8 @@ class Observation:
             out["off_read"] = self.off_read.to_json()
         if self.own_points is not None:
             out["own_points"] = [p.to_json() for p in self.own_points]
+        if self.settled_since is not None:
+            out["settled_since"] = round(self.settled_since, 4)
         if self.t is not None:
             out["t"] = round(self.t, 4)
         return out
@@ -252,6 +269,9 @@ class Observation:
         t = obj.get("t")
         if t is not None and not _is_number(t):
             raise ObservationError(f"t: seconds, not {t!r}")
+        settled = obj.get("settled_since")
+        if settled is not None and not _is_number(settled):
+            raise ObservationError(f"settled_since: seconds, not {settled!r}")
         return cls(
             board_found=found,
             corners=None if obj.get("corners") is None else Corners.from_json(obj["corners"]),
@@ -267,6 +287,7 @@ class Observation:
             off_read=None if obj.get("off_read") is None
             else Counts.from_json(obj["off_read"], "off_read"),
             own_points=_own_points(obj.get("own_points")),
+            settled_since=None if settled is None else float(settled),
         )
 
 

@@ -25,15 +25,18 @@ the first of them, so a real change costs no extra time; a reading that
 alternates (a die read 3, 5, 3, 5, ...) never holds.  Occluded frames and
 frames without a board are never forgiven: each restarts the hold.
 
-Two credits shorten the wait where the scene has not moved but the
+Credits shorten the wait where the scene has not moved but the
 vision's reading of it has just changed (``StabiliserConfig``): the frames
 the vision still flags as occluded after a hand has gone (its hysteresis),
 when they read the state that follows (``occluded_credit``;
 ``vanished_credit`` for a pick-up, ``changed_credit`` when the checkers
 differ from those reported before the hand), and a re-read of dice lying
 still (the vision's still, two frames after they settled:
-``reread_within``, ``reread_frames``).  Both count in the hold; neither
-ever lets a state's first clear frame alone complete it.
+``reread_within``, ``reread_frames``).  A third is the vision's own word
+that nothing moved: dice first read from its still, which the frames
+before it missed, count the clear frames since the motion gate last saw a
+change (``still_credit``, ``Observation.settled_since``).  All count in the
+hold; none ever lets a state's first clear frame alone complete it.
 
 Dice need no special case (on the field or off it): a rolling die changes
 value or position from frame to frame, so a state with dice can only hold
@@ -180,6 +183,25 @@ class StabiliserConfig:
     a re-read of its dice to take its start (``reread_within``).  A tumbling die changes
     face or place from one frame to the next, so two frames alike are dice at rest:
     the vision asks for its still after as many unchanged frames (``settle_frames``)."""
+    still_credit: int = 2
+    """At most this many clear frames just before a state's first frame count in its
+    hold when that frame carries dice read from the vision's still and the time since
+    which the motion gate saw nothing change (``Observation.settled_since``), the frames
+    at or after that time that read the state's checkers and cube (their dice may be
+    read otherwise or not at all), and never so many that the first frame alone
+    completes the hold.  Dice the video frame misses altogether (small or translucent
+    dice) were first seen at the still, taken after ``StillConfig.settle_frames`` (2)
+    unchanged frames, and the hold started again there: the roll waited 0.5 s from the
+    dice coming to rest instead of 0.3 s (rendered 7e15fdd04acc: 156 rolls, the
+    largest group of slow decisions left).  The gate compares every frame with the
+    latest one in which it saw a change, so those frames showed the very picture the
+    still was taken of: the dice lay there, at rest, as for dice the frames read, whose
+    hold starts on their first frame at rest.  Two frames: what ``settle_frames`` leaves
+    between the dice coming to rest and the still, so such a throw is decided 0.3 s
+    after, as one the frames read.  Not across a hand, a frame without a board or a
+    gap (only the current run of clear frames counts), not for a still that found no
+    die (a pick-up's board settling), and not for frames reading other checkers or
+    cube.  0: no credit."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.hold) and self.hold >= 0):
@@ -197,9 +219,10 @@ class StabiliserConfig:
             raise ConfigError("stabiliser reread_frames must be 1 or more")
         if self.checkers_per_side < 1:
             raise ConfigError("stabiliser checkers_per_side must be 1 or more")
-        if self.occluded_credit < 0 or self.vanished_credit < 0 or self.changed_credit < 0:
-            raise ConfigError("stabiliser occluded_credit, vanished_credit and "
-                              "changed_credit must be 0 or more frames")
+        if (self.occluded_credit < 0 or self.vanished_credit < 0 or self.changed_credit < 0
+                or self.still_credit < 0):
+            raise ConfigError("stabiliser occluded_credit, vanished_credit, "
+                              "changed_credit and still_credit must be 0 or more frames")
         if self.reread_within is not None and not (math.isfinite(self.reread_within)
                                                    and self.reread_within >= 0):
             raise ConfigError("stabiliser reread_within must be 0 or more seconds")
@@ -258,6 +281,10 @@ class Stabiliser:
         """The anchor's state got a re-read's credit (no second one)."""
         self._hidden: deque[Observation] = deque()
         """The occluded frames since the latest frame that was not (a hand's run)."""
+        self._clear: deque[Observation] = deque(maxlen=self._config.still_credit + 3)
+        """The latest clear frames with a board, since the latest occluded frame, frame
+        without a board or gap (``still_credit``: the anchor, up to two frames after it
+        and the frames it may credit)."""
         self._last_t: float | None = None
         self._emitted: Observation | None = None
         self._condition: Condition | None = None
@@ -287,6 +314,7 @@ class Stabiliser:
         self._anchor = self._last_t = self._emitted = None
         self._condition = self._since = None
         self._hidden.clear()
+        self._clear.clear()
         self._restart(None)
 
     def push(self, observation: Observation) -> list[Event]:
@@ -299,8 +327,10 @@ class Stabiliser:
             # A gap (or time going backwards): nothing is known about the meantime.
             self._restart(None)
             self._hidden.clear()
+            self._clear.clear()
         if observation.occluded:
             self._restart(None)
+            self._clear.clear()
             if observation.board_found:
                 self._hidden.append(observation)
                 while len(self._hidden) > self._config.occluded_credit:
@@ -312,7 +342,9 @@ class Stabiliser:
         self._hidden.clear()
         if not observation.board_found:
             self._restart(None)
+            self._clear.clear()
             return self._enter("no_board", t)
+        self._clear.append(observation)
         tolerance = self._config.position_tolerance
         anchor, pending = self._anchor, self._pending
         if anchor is not None and same_state(anchor, observation, tolerance):
@@ -332,6 +364,7 @@ class Stabiliser:
                 # moved since the state before began (see ``reread_within``).
                 self._frames.appendleft((credit, True))
                 self._start, self._credited = credit, True
+            self._credit_still()
             self._frames.append((t, True))
         elif pending is not None:
             # Two frames in a row differ from the state, and from each other: a
@@ -339,12 +372,14 @@ class Stabiliser:
             # outlier (the next frame tells).
             assert pending.t is not None
             self._restart(pending)
+            self._credit_still()
             self._pending = observation
             self._frames.append((t, False))
             return self._enter("settling", pending.t)
         else:
             self._restart(observation)
             self._credit_hidden(hidden)
+            self._credit_still()
         anchor = self._anchor
         assert anchor is not None and anchor.t is not None
         if not self._held(t, self._config.hold_for(anchor)):
@@ -411,6 +446,34 @@ class Stabiliser:
         if credited:
             self._frames.extendleft((when, True) for when in credited)
             self._start, self._credited = credited[-1], reread
+
+    def _credit_still(self) -> None:
+        """Count in the new anchor's hold the clear frames just before it since which the
+        motion gate saw nothing change, when its dice were read from the vision's still
+        (see ``still_credit``); never so many that its first frame alone completes the
+        hold."""
+        anchor, frames = self._anchor, self._frames
+        limit = self._config.still_credit
+        if (anchor is None or anchor.t is None or anchor.settled_since is None or not limit
+                or not _count_dice(anchor) or not frames):
+            return
+        tolerance = self._config.position_tolerance
+        hold = self._config.hold_for(anchor)
+        first = frames[0][0]  # the anchor's, or an earlier start a credit gave it
+        credited: list[float] = []
+        for frame in reversed(self._clear):
+            assert frame.t is not None
+            if frame.t >= anchor.t - TIME_EPSILON:
+                continue  # the anchor itself and the frames after it
+            if (len(credited) >= limit or frame.t < anchor.settled_since - TIME_EPSILON
+                    or anchor.t - frame.t >= hold - TIME_EPSILON
+                    or not same_checkers(frame, anchor, tolerance)):
+                break
+            credited.append(frame.t)
+        earlier = [when for when in credited if when < first - TIME_EPSILON]
+        if earlier:
+            self._frames.extendleft((when, True) for when in earlier)
+            self._start = earlier[-1]
 
     def _reread_start(self, new: Observation) -> float | None:
         """The start the state ``new`` (a change confirmed now) takes over from the

@@ -18,6 +18,12 @@ still too (``StillConfig.without_dice``): small or translucent dice the
 frame misses entirely are found in it; such a still's reading stands until
 the scene moves again.
 
+The observation that carries a still's reading also says since when the scene
+has not moved (``Observation.settled_since``: the latest frame in which the
+motion gate saw a change): the dice lay there from then on, even when the
+frames before the still did not read them, and the stabiliser may count that
+time in its hold (``StabiliserConfig.still_credit``).
+
 Why once per throw and not per frame: a still needs a sensor mode switch on
 the Pi cameras (a few tenths of a second, frames are lost meanwhile), and the
 referee only needs the dice once they have settled.  A camera without
@@ -87,6 +93,8 @@ class DiceStills:
         self.config = config or StillConfig()
         self._take_still = take_still
         self._quiet = 0
+        self._moved_at: float | None = None
+        """The time of the latest frame in which the motion gate saw the scene change."""
         self._asked_for: tuple[Die, ...] | None = None
         """The frame's own reading of the dice (on the field and off it) a still was last
         asked for."""
@@ -102,7 +110,10 @@ class DiceStills:
         observation = self.reader.read(frame, t=t)
         if not self.config.enabled:
             return observation
-        self._quiet = 0 if self.reader.moved else self._quiet + 1
+        if self.reader.moved:
+            self._quiet, self._moved_at = 0, t
+        else:
+            self._quiet += 1
         seen = _all_dice(observation)
         if self.reader.fresh and not observation.occluded:
             if self._asked_for == () and self.reader.moved:
@@ -135,7 +146,13 @@ class DiceStills:
         self._still_dice = (read.dice, read.dice_off_field)
         # The reader's latest observation may be from an earlier frame (an unchanged
         # frame is carried over): the answer is this frame's, at this frame's time.
-        return replace(read, t=t)
+        # Nothing in view has changed since the gate last saw motion (it compares every
+        # frame with that one), so the dice the still reads have lain there since then
+        # (Observation.settled_since); only this frame says so, the ones carried over
+        # after it do not.
+        settled = self._moved_at if t is not None and self._moved_at is not None \
+            and self._moved_at <= t else None
+        return replace(read, t=t, settled_since=settled)
 
     def _same(self, dice: tuple[Die, ...], before: tuple[Die, ...]) -> bool:
         """The frame reads the same dice in the same places as when the still was asked
