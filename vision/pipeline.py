@@ -1,8 +1,10 @@
 """The whole per-frame pipeline: a camera frame in, an :class:`Observation` out.
 
 Stages, in order: calibration (given, or markers, or the automatic search),
-rectification, checkers, occlusion (a single image, or a tracker with a
-background for a stream), dice (on the field, then off it), cube.  Each
+rectification, checkers, cube, dice (on the field, then off it; a circle the
+checker stage took for a checker where a die lies is then left out and the
+field counted again), occlusion (a single image, or a tracker with a
+background for a stream).  Each
 stage is usable on its own; this class only threads one frame through
 them and keeps what a stream needs between frames (the calibration, the
 occlusion background, the learned checker colours).
@@ -192,6 +194,20 @@ class BoardReader:
         off = None if tray is None else tray.counts
         evidence = measure_checkers(rectified, profile, model=self.colours, config=cfg.checkers)
         checkers = evidence.count(self.on_board, tray)
+        # The dice next, on the checkers' mask (a die on a checker, or between two); a
+        # circle the checker stage found where the dice stage found a die off the
+        # checkers may be that die (see vision/checkers/dice_circles.py): the field is
+        # then counted again without it.
+        hires, scale = _whole_view(still, frame)
+        mask = checker_mask(checkers, field_map, frame.shape[:2])
+        cube = find_cube(frame, field_map, profile, cfg.cube)
+        dice, off_field = self._dice(frame, field_map, profile, hires, scale, mask, cube)
+        without = evidence.without_dice(_field_dice(dice, field_map, evidence.size))
+        if without is not None:
+            evidence = without
+            checkers = evidence.count(self.on_board, tray)
+            mask = checker_mask(checkers, field_map, frame.shape[:2])
+        self._dice_inputs = (field_map, profile, mask)
         off_read = None
         own_points = None
         if off is not None:
@@ -213,11 +229,6 @@ class BoardReader:
                 self.colours = self._learner.offer(evidence, checkers, occlusion.occluded)
         else:
             occlusion = detect_occlusion(frame, field_map, profile, checkers, cfg.occlusion)
-        hires, scale = _whole_view(still, frame)
-        mask = checker_mask(checkers, field_map, frame.shape[:2])
-        self._dice_inputs = (field_map, profile, mask)
-        cube = find_cube(frame, field_map, profile, cfg.cube)
-        dice, off_field = self._dice(frame, field_map, profile, hires, scale, mask, cube)
         return Observation(board_found=True, corners=calibration.corners,
                            points=checkers.points, bar=checkers.bar, off=off,
                            dice=dice, cube=cube, occluded=occlusion.occluded, t=t,
@@ -265,6 +276,19 @@ def checker_mask(checkers: CheckerCount, field_map: FieldMap,
 _ANGLES = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
 _COS = np.cos(_ANGLES)[None, :]
 _SIN = np.sin(_ANGLES)[None, :]
+
+
+def _field_dice(dice: tuple[Die, ...], field_map: FieldMap,
+                size: tuple[int, int]) -> list[tuple[float, float]]:
+    """The centres, in a rectified field's pixels (``size``: its width and height), of the
+    dice on the field that lie off the checkers."""
+    width, height = size
+    centres = []
+    for die in dice:
+        if not die.on_checker:
+            u, v = field_map.field_point(die.center)
+            centres.append((u * width, v * height))
+    return centres
 
 
 def _whole_view(still: Still | None, frame: Image) -> tuple[Image | None, float]:

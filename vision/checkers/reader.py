@@ -1,6 +1,6 @@
 """The checker stage as one call: rectified field in, counts out."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from vision.checkers.bar import BarConfig, find_bar_circles
 from vision.checkers.colours import (
@@ -25,6 +25,7 @@ from vision.checkers.detect import (
     expected_radius,
     find_circles,
 )
+from vision.checkers.dice_circles import DiceCirclesConfig, dice_circles
 from vision.checkers.slots import SlotConfig, find_slot_circles
 from vision.checkers.surface import SurfaceConfig, glare_lifts
 from vision.checkers.tray import TrayReading
@@ -44,6 +45,9 @@ class CheckerConfig:
     count: CountConfig = field(default_factory=CountConfig)
     learn: LearnConfig = field(default_factory=LearnConfig)
     """When a stream learns its set's colours from its own frames (:class:`ColourLearner`)."""
+    dice: DiceCirclesConfig = field(default_factory=DiceCirclesConfig)
+    """When a circle is a die the dice stage found, not a checker
+    (:meth:`CheckerEvidence.without_dice`)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,22 @@ class CheckerEvidence:
         return count_checkers(self.circles, self.light, self.profile, self.size,
                               self.config.count, self.radius, on_board, off, self.turnable,
                               self.lean, self.face)
+
+    def without_dice(self, dice: list[tuple[float, float]]) -> "CheckerEvidence | None":
+        """The evidence without the circles that are dice (see :mod:`.dice_circles`), or
+        None when none is.  ``dice``: the centres, in the rectified field's pixels, of the
+        dice the dice stage found on the field and off the checkers."""
+        drop = set(dice_circles(self.circles, self.light, self.colours, self.radius, dice,
+                                self.config.colours.lightness_weight, self.config.dice))
+        if not drop:
+            return None
+        keep = [i for i in range(len(self.circles)) if i not in drop]
+        colours = tuple(self.colours[i] for i in keep)
+        return replace(self, circles=[self.circles[i] for i in keep],
+                       light=[self.light[i] for i in keep],
+                       lean=None if self.lean is None else [self.lean[i] for i in keep],
+                       face=None if self.face is None else median_colour(list(colours)),
+                       colours=colours)
 
 
 def measure_checkers(field_image: Image, profile: BoardProfile, *,
