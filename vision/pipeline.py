@@ -55,8 +55,9 @@ class BoardReader:
     Checker colours: a reader given ``colours`` reads every frame with that model.
     Without one, a stream learns its set's model from its own clear frames (the
     starting position: see :class:`.checkers.reader.ColourLearner`) and keeps it until
-    the calibration changes or :meth:`reset`; until then, and always for single
-    images, each frame splits its colours alone.
+    the calibration changes, :meth:`forget_colours` (the live referee's loop, at a
+    game's end) or :meth:`reset`; until then, and always for single images, each
+    frame splits its colours alone.
     """
 
     def __init__(self, config: VisionConfig | None = None,
@@ -120,13 +121,17 @@ class BoardReader:
     def reset(self) -> None:
         """Forget what the stream learned: the checker colours (unless given), the
         occlusion background and the last observation (a new game on another set)."""
-        self._forget_colours()
+        self.forget_colours()
         self._tracker = None
         self._gate.reset()
         self._last = None
         self._rereads = 0
 
-    def _forget_colours(self) -> None:
+    def forget_colours(self) -> None:
+        """Forget the learned checker colours (a given model stays): the next starting
+        position teaches them again.  A game's end is where a club may swap sets
+        without calibrating again; a model kept from the old set would read the new
+        one's checkers by the old colours."""
         self._learner.reset()
         if not self._given:
             self.colours = None
@@ -177,7 +182,7 @@ class BoardReader:
         if calibration is not self._learned_on:
             # Another calibration (found anew, rescaled or set by the caller): maybe
             # another board and set, so the colours learned are forgotten.
-            self._forget_colours()
+            self.forget_colours()
             self._learned_on = calibration
         field_map = calibration.field_map()
         profile = calibration.profile

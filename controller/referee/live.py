@@ -27,10 +27,11 @@ import dataclasses
 import queue
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from controller.referee.events import RefereeEvent
 from controller.referee.inputs import RefereeInput
 from controller.referee.session import Session
 from vision.errors import EndOfStreamError
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from vision.calibration import Calibration
     from vision.camera.base import Camera
     from vision.config import VisionConfig
+    from vision.pipeline import BoardReader
 
 CATCH_UP_EVERY: Final = 0.5
 """Seconds between looks at the journal for other processes' corrections."""
@@ -76,6 +78,16 @@ class RefereeClock:
         t = max(camera_t + self._offset, self.latest)
         self.latest = t
         return t
+
+
+def after_events(reader: BoardReader, events: Iterable[RefereeEvent]) -> None:
+    """What the reader must know of the referee's events: at a game's end the checker
+    colours it learned from the starting position are forgotten, so the next set-up
+    teaches them again (a club may bring another set between games or matches
+    without calibrating again; the old set's colours would misread the new one's
+    lone side late in a game, when one frame cannot tell light from dark)."""
+    if any(event.event == "game_over" for event in events):
+        reader.forget_colours()
 
 
 def run_live(session: Session, camera: Camera, config: VisionConfig,
@@ -139,7 +151,8 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
                     session.camera_back()
             changes.clear()
             while inbox is not None and not inbox.empty():
-                session.step(dataclasses.replace(inbox.get(), t=clock.latest))
+                after_events(reader, session.step(dataclasses.replace(inbox.get(),
+                                                                      t=clock.latest)))
             if time.monotonic() >= next_look:
                 session.catch_up()
                 next_look = time.monotonic() + CATCH_UP_EVERY
@@ -149,7 +162,7 @@ def run_live(session: Session, camera: Camera, config: VisionConfig,
             t = clock(frame.t)
             if options.corners is not None and reader.calibration is None:
                 reader.calibration = calibrate(frame.image, config.calibration, options.corners)
-            session.observe(stills.read(frame.image, t=t))
+            after_events(reader, session.observe(stills.read(frame.image, t=t)))
     except KeyboardInterrupt:
         pass
     finally:
