@@ -13,6 +13,7 @@ dice are read from it instead (the field map is scaled to match), which is
 what the design intends.  Positions are reported in the pixels of ``frame``.
 """
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,7 @@ import numpy.typing as npt
 from vision.dice.checker import CheckerTestConfig, between_checkers, in_a_waist, on_checker
 from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends
 from vision.dice.faces import Face, FaceConfig
-from vision.dice.pips import PipConfig, find_pips
+from vision.dice.pips import PipConfig, PipSearch, Polarity, find_pips
 from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
@@ -432,6 +433,9 @@ class WindowRead:
     """The top faces found in it."""
     colour: Image | None = None
     """The window warped upright in colour (BGR; None when read from a grey image)."""
+    search: PipSearch | None = None
+    """The pip search of ``gray`` the faces were found with (what it found is not looked
+    for again by a later search of the window), None for none."""
 
 
 def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple[int, int],
@@ -442,22 +446,37 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
     warped, origin = _window_warp(source, source_map, window, size)
     gray = _gray(warped)
     local_nadir = ((nadir[0] - origin[0]) * size[0], (nadir[1] - origin[1]) * size[1])
-    detect = replace(config.detect, polarities=tuple(
-        p for p in config.detect.polarities if p in window.polarities))
-    faces = find_dice(gray, detect, local_nadir, config.die_pixels)
-    if faces and config.split_offset is not None and any(_tight(f, config) for f in faces):
-        again = find_dice(gray, replace(detect, pips=replace(
-            detect.pips, split_offset=config.split_offset)), local_nadir, config.die_pixels)
+    detect, split, retry = _window_detects(config, window.polarities)
+    # one pip search for every reading of the window: the later readings share threshold
+    # passes with the first (the first offset) and are not run again
+    search = PipSearch(gray)
+    faces = find_dice(gray, detect, local_nadir, config.die_pixels, search)
+    if faces and split is not None and any(_tight(f, config) for f in faces):
+        again = find_dice(gray, split, local_nadir, config.die_pixels, search)
         faces = [_grown(f, again) if _tight(f, config) else f for f in faces]
-    if not faces and config.split_offset is not None:
-        pips = replace(detect.pips, split_offset=config.split_offset)
-        if config.retry_max_pip is not None and config.retry_max_pip > pips.max_diameter:
-            pips = replace(pips, max_diameter=config.retry_max_pip,
-                           octaves_to=pips.max_diameter)
-        detect = replace(detect, pips=pips)
-        faces = find_dice(gray, detect, local_nadir, config.die_pixels)
+    if not faces and retry is not None:
+        detect = retry
+        faces = find_dice(gray, detect, local_nadir, config.die_pixels, search)
     return WindowRead(gray, origin, local_nadir, detect, faces,
-                      warped if warped.ndim == 3 and warped.shape[2] == 3 else None)
+                      warped if warped.ndim == 3 and warped.shape[2] == 3 else None, search)
+
+
+@functools.lru_cache(maxsize=64)
+def _window_detects(config: BoardDiceConfig, polarities: tuple[Polarity, ...]
+                    ) -> tuple[DetectConfig, DetectConfig | None, DetectConfig | None]:
+    """The detection settings a window with blobs of these ``polarities`` is read with:
+    first, with the split offset (a tight face's second look), and where the first found
+    nothing (the split offset and bigger pips; None: no second look).  Made once for each
+    config and kind of window, not for every window (a frame reads several)."""
+    detect = replace(config.detect, polarities=tuple(
+        p for p in config.detect.polarities if p in polarities))
+    if config.split_offset is None:
+        return detect, None, None
+    split = replace(detect, pips=replace(detect.pips, split_offset=config.split_offset))
+    pips = split.pips
+    if config.retry_max_pip is not None and config.retry_max_pip > pips.max_diameter:
+        pips = replace(pips, max_diameter=config.retry_max_pip, octaves_to=pips.max_diameter)
+    return detect, split, replace(detect, pips=pips)
 
 
 def _tight(face: Face, config: BoardDiceConfig) -> bool:

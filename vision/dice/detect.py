@@ -8,6 +8,7 @@ handled by running the pip finder for dark pips (white, cream, red and
 light-checker-coloured dice) and for light pips (black, dark and red dice).
 """
 
+import functools
 import itertools
 import math
 import statistics
@@ -18,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.faces import Face, FaceConfig, find_faces, layout_face
-from vision.dice.pips import Gray, Pip, PipConfig, Polarity, find_pips
+from vision.dice.pips import Gray, Pip, PipConfig, PipSearch, Polarity
 
 Pixel = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -137,19 +138,25 @@ class DetectConfig:
 
 
 def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
-              nadir: Pixel | None = None, die_pixels: float | None = None) -> list[Face]:
+              nadir: Pixel | None = None, die_pixels: float | None = None,
+              search: PipSearch | None = None) -> list[Face]:
     """The top face of every die in the image, most pips first.
 
     ``die_pixels``: the die edge when the caller knows it (the board stage reads
     dice at a known scale); the face is then checked for stray marks at that
     size rather than the one its pips suggest (a one's pip, blurred, makes its
     die look a third bigger, and the check then reached past the die's edge).
+    ``search``: the pip search of ``gray`` to use (one that has searched it already
+    does not repeat its work), None for a new one.
     """
     faces: list[Face] = []
     if die_pixels is not None and config.link_die is not None:
-        config = replace(config, faces=replace(config.faces,
-                                               max_link=config.link_die * die_pixels))
-    found = {polarity: find_pips(gray, polarity, config.pips) for polarity in config.polarities}
+        config = _linked(config, die_pixels)
+    if search is None:
+        search = PipSearch(gray)
+    elif search.gray is not gray:
+        raise ValueError("find_dice: the pip search given is of another image")
+    found = {polarity: search.find(polarity, config.pips) for polarity in config.polarities}
     for polarity, candidates in found.items():
         others = [p for other, ps in found.items() if other != polarity for p in ps]
         pips = [p for p in candidates if not _holds(p, others)]
@@ -163,6 +170,14 @@ def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
                 if part is not None:
                     faces.append(part)
     return _one_per_die(faces, config)
+
+
+@functools.lru_cache(maxsize=64)
+def _linked(config: DetectConfig, die_pixels: float) -> DetectConfig:
+    """``config`` with pips linked into faces up to ``link_die`` die edges apart (made once
+    for each config and die size, not for every window)."""
+    assert config.link_die is not None
+    return replace(config, faces=replace(config.faces, max_link=config.link_die * die_pixels))
 
 
 def _kept(face: Face, pips: list[Pip], gray: Gray, config: DetectConfig,

@@ -32,7 +32,7 @@ import numpy.typing as npt
 from vision.dice.board import BoardDiceConfig, _box, _source, read_window
 from vision.dice.detect import DetectConfig, clean_face
 from vision.dice.faces import Face, layout_face
-from vision.dice.pips import find_pips
+from vision.dice.pips import PipSearch
 from vision.dice.propose import Blob, ProposeConfig, blobs, windows
 from vision.errors import ConfigError
 from vision.observation import Corners, Cube, Die
@@ -221,7 +221,7 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
         read = read_window(source, source_map, window, size, nadir, board)
         gray, origin, detect, faces = read.gray, read.origin, read.detect, read.faces
         if not faces and config.whole_layout:
-            faces = _whole_layout(gray, detect, board, config)
+            faces = _whole_layout(gray, detect, board, config, read.search)
         for face in faces:
             tolerance = board.one_size_tolerance if face.value == 1 else config.size_tolerance
             if abs(face.die_size / board.die_pixels - 1.0) > tolerance:
@@ -269,12 +269,16 @@ def _strip_blobs(frame: Image, field_map: FieldMap, low: tuple[float, float],
 
 
 def _whole_layout(gray: npt.NDArray[np.uint8], detect: DetectConfig,
-                  board: BoardDiceConfig, config: OffFieldConfig) -> list[Face]:
+                  board: BoardDiceConfig, config: OffFieldConfig,
+                  search: PipSearch | None = None) -> list[Face]:
     """The window's main pips of each kind read as one die's face (see
-    :attr:`OffFieldConfig.whole_layout`)."""
+    :attr:`OffFieldConfig.whole_layout`); ``search``: the pip search that read the
+    window (the pips it found are not looked for again)."""
     out: list[Face] = []
+    if search is None or search.gray is not gray:
+        search = PipSearch(gray)
     for polarity in detect.polarities:
-        pips = find_pips(gray, polarity, detect.pips)
+        pips = search.find(polarity, detect.pips)
         if not pips:
             continue
         big = max(p.major for p in pips)

@@ -10,6 +10,8 @@ found; each blob is then kept only if it is round, convex, and really
 contrasts with a ring of face around it.
 """
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,6 +23,8 @@ from vision.errors import ConfigError
 
 Gray = npt.NDArray[np.uint8]
 Polarity = Literal["dark", "light"]
+Outline = cv2.typing.MatLike
+"""An outline as :func:`cv2.findContours` gives it (its points, int32)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,25 +108,93 @@ class Pip:
 
 def find_pips(gray: Gray, polarity: Polarity, config: PipConfig = PipConfig()) -> list[Pip]:
     """Every pip candidate of one polarity, largest first, duplicates merged."""
-    if gray.ndim != 2 or gray.dtype != np.uint8:
-        raise ValueError("find_pips wants a 2-D uint8 grey image")
-    image: Gray = gray if polarity == "dark" else np.asarray(cv2.bitwise_not(gray), np.uint8)
-    found: list[Pip] = []
-    offsets = [config.offset] if config.split_offset is None else [config.offset,
-                                                                    config.split_offset]
-    top = config.max_diameter if config.octaves_to is None else config.octaves_to
-    for diameter in _octaves(config.min_diameter, top):
-        block = max(3, round(config.block_factor * diameter) | 1)
-        lo, hi = diameter / 2.0, diameter * 2.0
-        for offset in offsets:
-            mask = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                         cv2.THRESH_BINARY_INV, block, offset)
-            contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-            for contour in contours:
-                pip = _pip(image, np.asarray(contour, dtype=np.int32), lo, hi, config)
-                if pip is not None:
-                    found.append(pip)
-    return _merge(found)
+    return PipSearch(gray).find(polarity, config)
+
+
+class PipSearch:
+    """The pip search of one grey image, remembering what it has done: a reading of a
+    window looks at the same image several times (the first offset, then the split
+    offset, then bigger pips, then the whole layout off the field), and each time the
+    threshold passes it shares with an earlier search give the same blobs, each of which
+    passes or fails the same tests.  :meth:`find` gives exactly what :func:`find_pips`
+    gives; only the work already done is not done again (a real 1280x720 frame's dice
+    windows ran about 47 threshold passes, 21 of them repeats)."""
+
+    def __init__(self, gray: Gray) -> None:
+        if gray.ndim != 2 or gray.dtype != np.uint8:
+            raise ValueError("find_pips wants a 2-D uint8 grey image")
+        self.gray = gray
+        self._images: dict[Polarity, Gray] = {}
+        self._passes: dict[tuple[Polarity, int, float], _Pass] = {}
+
+    def find(self, polarity: Polarity, config: PipConfig = PipConfig()) -> list[Pip]:
+        """Every pip candidate of one polarity, largest first, duplicates merged."""
+        image = self._image(polarity)
+        found: list[Pip] = []
+        offsets = [config.offset] if config.split_offset is None else [config.offset,
+                                                                        config.split_offset]
+        top = config.max_diameter if config.octaves_to is None else config.octaves_to
+        for diameter in _octaves(config.min_diameter, top):
+            block = max(3, round(config.block_factor * diameter) | 1)
+            lo, hi = diameter / 2.0, diameter * 2.0
+            for offset in offsets:
+                key = (polarity, block, offset)
+                threshold_pass = self._passes.get(key)
+                if threshold_pass is None:
+                    threshold_pass = self._passes[key] = _Pass(image, block, offset)
+                found.extend(threshold_pass.pips(image, max(lo, config.min_diameter * 0.8),
+                                                 min(hi, config.max_diameter), config))
+        return _merge(found)
+
+    def _image(self, polarity: Polarity) -> Gray:
+        image = self._images.get(polarity)
+        if image is None:
+            image = self.gray if polarity == "dark" else np.asarray(
+                cv2.bitwise_not(self.gray), np.uint8)
+            self._images[polarity] = image
+        return image
+
+
+class _Pass:
+    """One adaptive-threshold pass over an image: its outlines, and each one's size and
+    tests as they are made (a later search with other size bounds or thresholds of the
+    same pass measures nothing twice)."""
+
+    def __init__(self, image: Gray, block: int, offset: float) -> None:
+        mask = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                     cv2.THRESH_BINARY_INV, block, offset)
+        self.contours: Sequence[Outline] = cv2.findContours(
+            mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
+        self.sizes: dict[int, tuple[float, float]] = {}
+        self.shapes: dict[tuple[float, ...], dict[int, Pip | None]] = {}
+
+    def pips(self, image: Gray, least: float, most: float, config: PipConfig) -> list[Pip]:
+        """The pips among the outlines of a diameter from ``least`` to ``most``, in the
+        outlines' order."""
+        sizes = self.sizes
+        shapes = self.shapes.setdefault(_shape_tests(config), {})
+        out: list[Pip] = []
+        for i, contour in enumerate(self.contours):
+            if len(contour) < 5:  # cheapest test first (fitEllipse needs five points)
+                continue
+            size = sizes.get(i)
+            if size is None:
+                area = float(cv2.contourArea(contour))
+                size = sizes[i] = (area, math.sqrt(4.0 * area / math.pi))
+            if not least <= size[1] <= most:
+                continue
+            pip = shapes[i] if i in shapes else shapes.setdefault(
+                i, _pip(image, contour, size[0], size[1], config))
+            if pip is not None:
+                out.append(pip)
+        return out
+
+
+def _shape_tests(config: PipConfig) -> tuple[float, ...]:
+    """The fields of ``config`` the tests of one outline's shape and contrast read
+    (:func:`_pip`): outlines tested under two configs alike there pass alike."""
+    return (config.min_circularity, config.min_convexity, config.min_axis_ratio,
+            config.min_contrast, config.max_ring_spread)
 
 
 def _octaves(lo: float, hi: float) -> list[float]:
@@ -134,14 +206,10 @@ def _octaves(lo: float, hi: float) -> list[float]:
     return sizes
 
 
-def _pip(image: Gray, contour: npt.NDArray[np.int32], lo: float, hi: float,
+def _pip(image: Gray, contour: Outline, area: float, diameter: float,
          config: PipConfig) -> Pip | None:
-    if len(contour) < 5:  # cheapest test first (the tests are independent)
-        return None
-    area = float(cv2.contourArea(contour))
-    diameter = float(np.sqrt(4.0 * area / np.pi))
-    if not (max(lo, config.min_diameter * 0.8) <= diameter <= min(hi, config.max_diameter)):
-        return None
+    """The pip an outline of the size wanted is, or None: round, convex, not too slanted,
+    and contrasting with an even ring of face around it (the tests are independent)."""
     perimeter = float(cv2.arcLength(contour, True))
     roundness = 4.0 * np.pi * area / perimeter**2 if perimeter > 0 else 0.0
     if roundness < config.min_circularity:
@@ -187,7 +255,7 @@ def _inside_and_ring(image: Gray, centre: tuple[float, float], axes: tuple[float
     """Grey values well inside the pip's ellipse, and in a ring of face just
     outside it (a gap of a fifth of the pip, then a band half a pip wide)."""
     major = max(axes)
-    reach = int(np.ceil(major * 1.2)) + 2
+    reach = math.ceil(major * 1.2) + 2
     cx, cy = centre
     x0, y0 = int(cx) - reach, int(cy) - reach
     x1, y1 = int(cx) + reach + 1, int(cy) + reach + 1
@@ -196,18 +264,24 @@ def _inside_and_ring(image: Gray, centre: tuple[float, float], axes: tuple[float
         return None, None
     patch = image[y0:y1, x0:x1]
     local = (cx - x0, cy - y0)
-
-    def ellipse(grow: float, scale: float) -> npt.NDArray[np.bool_]:
-        mask = np.zeros(patch.shape, np.uint8)
-        size = (axes[0] * scale + grow * major, axes[1] * scale + grow * major)
-        cv2.ellipse(mask, (local, size, angle), 255, -1)
-        return mask > 0
-
-    inside = patch[ellipse(0.0, 0.6)]
-    ring = patch[ellipse(1.0, 1.0) & ~ellipse(0.4, 1.0)]
+    # one mask for each region: the band drawn, then its inner edge cleared (the pixels of
+    # the outer ellipse that are not in the inner one), then the inside
+    mask = np.zeros(patch.shape, np.uint8)
+    cv2.ellipse(mask, (local, _grown(axes, 1.0, 1.0, major), angle), 255, -1)
+    cv2.ellipse(mask, (local, _grown(axes, 0.4, 1.0, major), angle), 0, -1)
+    ring = patch[mask > 0]
+    mask.fill(0)
+    cv2.ellipse(mask, (local, _grown(axes, 0.0, 0.6, major), angle), 255, -1)
+    inside = patch[mask > 0]
     if inside.size == 0 or ring.size < 4:
         return None, None
     return inside, ring
+
+
+def _grown(axes: tuple[float, float], grow: float, scale: float,
+           major: float) -> tuple[float, float]:
+    """An ellipse's axes scaled by ``scale`` and grown by ``grow`` times its major axis."""
+    return axes[0] * scale + grow * major, axes[1] * scale + grow * major
 
 
 def _merge(pips: list[Pip]) -> list[Pip]:

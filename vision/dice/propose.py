@@ -18,6 +18,7 @@ checker's rim, the tips of the points and wood or felt texture sit on
 edges.  Nearby proposals are grouped into windows that :mod:`.board` reads.
 """
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -225,17 +226,21 @@ def _checker_gaps(points: npt.NDArray[np.float64], mask: npt.NDArray[np.generic]
     """Which camera points lie off the checkers but ringed by them (eight points
     ``gap_reach`` die edges around, ``gap_cover`` of them on checkers)."""
     height, width = mask.shape[:2]
-    angles = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
     reach = config.gap_reach * die
-    xs = np.rint(points[:, 0:1] + reach * np.cos(angles)[None]).astype(np.intp)
-    ys = np.rint(points[:, 1:2] + reach * np.sin(angles)[None]).astype(np.intp)
+    xs = np.rint(points[:, 0:1] + reach * _GAP_COS).astype(np.intp)
+    ys = np.rint(points[:, 1:2] + reach * _GAP_SIN).astype(np.intp)
     inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
     ring = np.zeros(xs.shape, dtype=np.bool_)
     ring[inside] = mask[ys[inside], xs[inside]] != 0
-    cx = np.clip(np.rint(points[:, 0]).astype(np.intp), 0, width - 1)
-    cy = np.clip(np.rint(points[:, 1]).astype(np.intp), 0, height - 1)
+    cx = np.minimum(np.maximum(np.rint(points[:, 0]).astype(np.intp), 0), width - 1)
+    cy = np.minimum(np.maximum(np.rint(points[:, 1]).astype(np.intp), 0), height - 1)
     off = mask[cy, cx] == 0
     return np.asarray(off & (ring.mean(axis=1) >= config.gap_cover))
+
+
+_GAP_ANGLES = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
+_GAP_COS = np.cos(_GAP_ANGLES)[None]
+_GAP_SIN = np.sin(_GAP_ANGLES)[None]
 
 
 def _small_blobs(mask: Image, largest: int, least: int) -> npt.NDArray[np.intp]:
@@ -246,7 +251,9 @@ def _small_blobs(mask: Image, largest: int, least: int) -> npt.NDArray[np.intp]:
         return np.zeros((0, 4), dtype=np.intp)
     # every outline's box at once: min and max over each outline's stretch of points
     points = np.concatenate(contours).reshape(-1, 2)
-    starts = np.cumsum([0] + [len(c) for c in contours[:-1]])
+    starts = np.zeros(len(contours), dtype=np.intp)
+    np.cumsum(np.fromiter(map(len, contours[:-1]), dtype=np.intp, count=len(contours) - 1),
+              out=starts[1:])
     low = np.minimum.reduceat(points, starts, axis=0)
     size = np.maximum.reduceat(points, starts, axis=0) - low + 1
     keep = (size.max(axis=1) <= largest) & (size[:, 0] * size[:, 1] >= least)
@@ -262,10 +269,9 @@ def _even_surround(view: Image, mask: Image, xs: npt.NDArray[np.intp],
     grey levels against the blob's response.  All blobs at once, on the
     patches ``reach`` pixels around them (the edge pixels repeated past the view's edges);
     ``mask`` marks the blobs."""
-    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
-    distance = np.hypot(dx, dy)
-    rows = np.clip(ys[:, None, None] + dy[None], 0, view.shape[0] - 1)
-    columns = np.clip(xs[:, None, None] + dx[None], 0, view.shape[1] - 1)
+    dy, dx, distance = _offsets(reach)
+    rows = np.minimum(np.maximum(ys[:, None, None] + dy[None], 0), view.shape[0] - 1)
+    columns = np.minimum(np.maximum(xs[:, None, None] + dx[None], 0), view.shape[1] - 1)
     patches = view[rows, columns].astype(np.float32)
     outer = np.maximum(config.ring_outer * die, radius + 1.0 + config.ring_width)
     ring = ((distance[None] >= radius[:, None, None] + 1.0)
@@ -277,6 +283,18 @@ def _even_surround(view: Image, mask: Image, xs: npt.NDArray[np.intp],
     spread = np.sqrt(np.maximum(square - mean * mean, 0.0))
     return np.asarray((count >= config.min_ring_pixels)
                       & (spread <= config.max_ring_spread * peak))
+
+
+@functools.lru_cache(maxsize=16)
+def _offsets(reach: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp],
+                                  npt.NDArray[np.float64]]:
+    """The row and column offsets of a square ``reach`` pixels around a pixel, and their
+    distances from it (made once for each reach, not for every view; read only)."""
+    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    distance = np.hypot(dx, dy)
+    for array in (dy, dx, distance):
+        array.flags.writeable = False
+    return dy, dx, distance
 
 
 def windows(found: list[Blob], die_size: float, aspect: float,
