@@ -28,16 +28,18 @@ class DiceCirclesConfig:
     found on the field (in the rectified field) may be that die.  A die is about 0.4
     checker diameters across: one lying wholly on a checker has its centre within about
     0.45 radii of the checker's; the circles dice made on the tune renders were centred
-    0.47-0.58 radii from them (pipeline tune seeds 41 scene 770, 43/757, 44/77), and the
-    checkers a die lay *beside* 1.04-1.19 radii (seeds 44 and 45).  0: off."""
+    0.47-0.58 radii from them (pipeline tune seeds 41 scene 770, 43/757, 44/77, 44/471),
+    and the checkers a die lay *beside* 1.04-1.19 radii (seeds 44 and 45).  0.6-1.1 read
+    the same there; 1.3 took checkers beside dice (two boards lost).  0: off."""
     colour: float = 10.0
     """... and whose ring's colour (:func:`.colours.circle_colours`, the ring outside a die
     lying on a checker) lies at least this far (Lab, lightness weighted by
     ``ColourConfig.lightness_weight``) from the median of the other circles of its side:
-    a die's circle rings the board round the die (17.0, 17.0 and 41.7 on the three tune
-    renders above), a checker under a die its own face (at most 12.8 over the 52 circles
-    under or beside a die on tune seeds 44 and 45, at most 3.4 under a die the dice stage
-    called off the checkers, one leaning on a checker's edge)."""
+    a die's circle rings the board round the die (17.0, 17.0, 41.7 and 16.7 on the four
+    tune renders above), a checker under a die its own face (at most 13.1 over the 79
+    circles within 1.2 radii of a die on tune seeds 44 and 45, at most 3.4 over the six
+    under a die the dice stage called off the checkers, a die on a checker's edge).  5-15
+    read the same there; 20 kept the dice's circles."""
     least: int = 2
     """The other circles of its side needed to tell its colour by (fewer: kept)."""
 
