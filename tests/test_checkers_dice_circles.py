@@ -10,8 +10,9 @@ from vision.checkers.detect import Circle
 from vision.checkers.dice_circles import DiceCirclesConfig, dice_circles
 from vision.checkers.reader import CheckerConfig
 from vision.config import VisionConfig
-from vision.observation import Counts
-from vision.pipeline import BoardReader
+from vision.observation import Corners, Counts, Die
+from vision.pipeline import BoardReader, _field_dice
+from vision.rectify import FieldMap
 from vision.synth import random_scene, render
 
 OFF = VisionConfig(checkers=CheckerConfig(dice=DiceCirclesConfig(reach=0.0)))
@@ -87,3 +88,15 @@ def test_a_side_of_too_few_other_circles_tells_no_colour() -> None:
     ring."""
     assert _found([(312.0, 300.0)], DiceCirclesConfig(least=4)) == []
     assert _found([(312.0, 300.0)], DiceCirclesConfig(least=3)) == [6]
+
+
+def test_only_the_dice_found_off_the_checkers_are_asked_about() -> None:
+    """A die the dice stage found on a checker lies on a real one: only the die off the
+    checkers goes to the checker stage, at its place in the rectified field (a field
+    of 1,000 x 800 camera pixels from (100, 50), read at 640 x 512)."""
+    field_map = FieldMap.from_corners(Corners((100.0, 50.0), (1100.0, 50.0),
+                                              (1100.0, 850.0), (100.0, 850.0)))
+    dice = (Die(3, (600.0, 450.0), on_checker=True), Die(5, (350.0, 250.0)))
+    (x, y), = _field_dice(dice, field_map, (640, 512))
+    assert x == pytest.approx(160.0)
+    assert y == pytest.approx(128.0)
