@@ -258,14 +258,36 @@ def _strip_blobs(frame: Image, field_map: FieldMap, low: tuple[float, float],
     width, height = u1 - u0, v1 - v0
     if width <= 0.0 or height <= 0.0:
         return []
-    corners = Corners(*(field_map.image_point(u, v)
-                        for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))))
-    try:
-        strip_map = FieldMap.from_corners(corners)
-    except ValueError:
+    strip_map = _strip_map(field_map, low, high)
+    if strip_map is None:
         return []  # the strip is out of sight (degenerate in the image)
     found = blobs(frame, strip_map, board.die_size / width, 0.0, propose, checker_mask)
     return [Blob(u0 + b.u * width, v0 + b.v * height, b.polarity) for b in found]
+
+
+_STRIP_MAPS: dict[tuple[bytes, tuple[float, float], tuple[float, float]], FieldMap | None] = {}
+
+
+def _strip_map(field_map: FieldMap, low: tuple[float, float],
+               high: tuple[float, float]) -> FieldMap | None:
+    """The map of the strip from (u, v) ``low`` to ``high`` as a field of its own, None
+    when it is out of sight; made once for each calibration's map (a stream's frames, the
+    benches' repeated reads) and kept (a few dozen at most)."""
+    key = (field_map.to_image.tobytes(), low, high)
+    if key in _STRIP_MAPS:
+        return _STRIP_MAPS[key]
+    (u0, v0), (u1, v1) = low, high
+    corners = Corners(*(field_map.image_point(u, v)
+                        for u, v in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))))
+    strip_map: FieldMap | None
+    try:
+        strip_map = FieldMap.from_corners(corners)
+    except ValueError:
+        strip_map = None
+    if len(_STRIP_MAPS) >= 64:
+        _STRIP_MAPS.clear()
+    _STRIP_MAPS[key] = strip_map
+    return strip_map
 
 
 def _whole_layout(gray: npt.NDArray[np.uint8], detect: DetectConfig,

@@ -156,35 +156,34 @@ class PipSearch:
 
 
 class _Pass:
-    """One adaptive-threshold pass over an image: its outlines, and each one's size and
-    tests as they are made (a later search with other size bounds or thresholds of the
-    same pass measures nothing twice)."""
+    """One adaptive-threshold pass over an image: its outlines with each one's size,
+    measured once, and each one's tests as they are made (a later search with other size
+    bounds or thresholds of the same pass measures nothing twice)."""
 
     def __init__(self, image: Gray, block: int, offset: float) -> None:
         mask = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
                                      cv2.THRESH_BINARY_INV, block, offset)
-        self.contours: Sequence[Outline] = cv2.findContours(
+        contours: Sequence[Outline] = cv2.findContours(
             mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)[0]
-        self.sizes: dict[int, tuple[float, float]] = {}
+        # each outline of five points or more (fitEllipse needs five) with its area and
+        # the diameter of the disc of that area, measured once
+        self.outlines: list[tuple[int, Outline, float, float]] = []
+        for i, contour in enumerate(contours):
+            if len(contour) >= 5:
+                area = float(cv2.contourArea(contour))
+                self.outlines.append((i, contour, area, math.sqrt(4.0 * area / math.pi)))
         self.shapes: dict[tuple[float, ...], dict[int, Pip | None]] = {}
 
     def pips(self, image: Gray, least: float, most: float, config: PipConfig) -> list[Pip]:
         """The pips among the outlines of a diameter from ``least`` to ``most``, in the
         outlines' order."""
-        sizes = self.sizes
         shapes = self.shapes.setdefault(_shape_tests(config), {})
         out: list[Pip] = []
-        for i, contour in enumerate(self.contours):
-            if len(contour) < 5:  # cheapest test first (fitEllipse needs five points)
-                continue
-            size = sizes.get(i)
-            if size is None:
-                area = float(cv2.contourArea(contour))
-                size = sizes[i] = (area, math.sqrt(4.0 * area / math.pi))
-            if not least <= size[1] <= most:
+        for i, contour, area, diameter in self.outlines:
+            if not least <= diameter <= most:
                 continue
             pip = shapes[i] if i in shapes else shapes.setdefault(
-                i, _pip(image, contour, size[0], size[1], config))
+                i, _pip(image, contour, area, diameter, config))
             if pip is not None:
                 out.append(pip)
         return out
