@@ -30,7 +30,7 @@ from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
 from vision.dice.support import lean_directions
-from vision.errors import ConfigError, ImageError
+from vision.errors import ImageError
 from vision.observation import Corners, Die
 from vision.profile import BoardProfile
 from vision.rectify import FieldMap
@@ -193,18 +193,6 @@ class BoardDiceConfig:
     grows them), the two's lone pip 0.22.  Tune seeds 21-24: cocked found 209 -> 212 of
     246, the two no longer misread; seeds 25-26 (97 scenes, 103 cocked dice, not looked at
     while choosing): 83 -> 87, no misread and no false die more."""
-    small_die_twos: bool = True
-    """... and a two read at ``small_die`` is taken when the pose test calls it cocked
-    (as a one with ``small_die_ones``; ``small_die_least`` keeps the twos that reading
-    finds out otherwise).  The false twos that reading took (a cube's side face showing a
-    small "32", wood grain by a point's tip) lie flat on the board, while small cocked
-    twos, their side face's pips blurred beside them, were found there and nowhere else:
-    renders of ``bench/dice_pose_accuracy.py``'s cocked-die scenes as the pipeline reads
-    them (tune seeds 41, 120 scenes, and 42, 72; tuned styles only, 2x still, the
-    configured die size, the pipeline's checker mask), 2 of the 7 cocked dice never found
-    were such twos (red translucent, 14-15 mm, cocked 24 and 35 degrees): cocked found
-    116 -> 118 of 132, no false die more (1), no flat die more called cocked (0 of 105);
-    131 mixed scenes of tune seed 43 (the truth's checker mask), no die read otherwise."""
     small_die_in_frame: bool = False
     """Also read windows again at ``small_die`` when the dice are read from the frame
     itself (no still).  Off: it costs the per-frame path about half a millisecond a
@@ -213,37 +201,10 @@ class BoardDiceConfig:
     4.7 and 5.1 ms before, 5.1 and 5.6 after; real frames 8.6 and 9.6, 11.2 and 10.3),
     while a settled throw is read from a still anyway (:mod:`vision.stills`); from the
     frame it found 446 -> 462 of 484 dice on the tune seeds, no false die more."""
-    small_die_after: int = 1
-    """A window is read again at ``small_die`` also when every face found in it at the
-    configured size is of this value or less (0: only when none is found): a window
-    can hold both dice, and a one found in it kept a small cocked die beside it from
-    being read at the smaller size at all.  Renders of ``bench/dice_pose_accuracy.py``'s
-    cocked-die scenes as the pipeline reads them (tune seeds 41, 120 scenes, and 42, 72;
-    tuned styles only, 2x still, the configured die size, the pipeline's checker mask):
-    cocked dice called cocked 115 -> 116 of 132 (a 13.3 mm six cocked 27 degrees beside
-    a flat one, never found before), no false die more (1 before and after), no flat die
-    more called cocked (0 of 105); 2 (ones and twos) gave the same.  Only in a still
-    (the frame path reads no smaller size, ``small_die_in_frame``)."""
-    small_die_apart: float = 0.75
-    """A face read at ``small_die`` whose centre lies within this many die edges of a
-    face taken at the configured size in the same window is part of that die, not
-    another: two dice touching lie a die edge apart, and the smallest dice (12 mm on a
-    540 mm field) are 0.74 of the configured edge.  A flat one's pip grouped with a
-    faint blob past its die's edge, read at the smaller size, made a false die 0.70 of
-    the die's edge from it (``tests/test_dice_board.py``, seed 11's scene 230); the
-    cocked dice gained lie 2-3 die edges from the one beside them."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
     propose: ProposeConfig = field(default_factory=ProposeConfig)
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.small_die_after <= 6:
-            raise ConfigError(f"board dice: small_die_after is a die's value 0-6 (0: never), "
-                              f"not {self.small_die_after}")
-        if self.small_die_apart < 0.0:
-            raise ConfigError(f"board dice: small_die_apart is in die edges, at least 0, "
-                              f"not {self.small_die_apart}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +250,6 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     if config.small_die is not None and (hires is not None or config.small_die_in_frame):
         sizes.append(replace(config, die_size=config.die_size * config.small_die))
     for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
-        here: list[tuple[int, tuple[float, float]]] = []  # (value, uv) of faces taken
         for sized in sizes:  # the configured size, then smaller dice where none was found
             rect_w, rect_h = profile.rectified_size(round(sized.die_pixels / sized.die_size))
             read = read_window(source, source_map, window, (rect_w, rect_h), nadir, sized)
@@ -300,22 +260,16 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                 v = origin[1] + face.center[1] / rect_h
                 if not window.holds(u, v):
                     continue  # a die cut by the window's edge: its own window reads it
-                if sized is not config and any(
-                        math.hypot(u - a, (v - b) / profile.field_aspect)
-                        < config.small_die_apart * config.die_size for _, (a, b) in here):
-                    continue  # a die read at the configured size already
                 if _row_goes_on_outside(face, gray.shape, origin, source, source_map,
                                         (rect_w, rect_h), sized):
                     continue
                 if sized is not config and face.value < config.small_die_least and not (
                         face.value == 1 and config.small_die_ones is not None
-                        and face.pips[0].diameter >= config.small_die_ones * sized.die_pixels
-                ) and not (face.value == 2 and config.small_die_twos):
+                        and face.pips[0].diameter >= config.small_die_ones * sized.die_pixels):
                     continue
                 sized_right = sized_right or _sized(face, sized)
                 faces.append((face, gray, (u, v), local_nadir, sized, rect_w, read.colour))
-                here.append((face.value, (u, v)))
-            if sized_right and not all(value <= config.small_die_after for value, _ in here):
+            if sized_right:
                 break
     found: list[BoardDie] = []
     for small_ones in (True, False):
