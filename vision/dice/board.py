@@ -215,6 +215,8 @@ class BoardDie:
     field_uv: tuple[float, float]
     reasons: tuple[str, ...]
     """Why it is called cocked (empty when flat)."""
+    cues: tuple[float, ...] | None = None
+    """The pose test's cue values when measured (:attr:`.pose.Pose.cues`)."""
 
 
 def read_board_dice(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
@@ -344,7 +346,7 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
             return None  # the board where two checkers touch (CheckerTestConfig.waist)
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(None if face.unsure else face.value, centre, pose.flat, on, profile.half(u), box)
-    return BoardDie(die, (u, v), pose.reasons)
+    return BoardDie(die, (u, v), pose.reasons, pose.cues)
 
 
 def _sized(face: Face, config: BoardDiceConfig) -> bool:

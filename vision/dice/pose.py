@@ -47,6 +47,29 @@ from vision.dice.viewpoint import ViewpointConfig, viewpoint
 from vision.errors import CalibrationError, ConfigError
 from vision.rectify import FieldMap
 
+CUES = ("squash", "lean squash", "outline", "outline by colour", "side band", "away pips")
+"""The cues :func:`cue_vector` measures, in its order: each how far past its own
+bound (positive: more like a cocked die's) a sharp die with support measured."""
+
+
+@dataclass(frozen=True, slots=True)
+class CueScoreConfig:
+    """The cues of a sharp die with support weighed together (:func:`cue_score`):
+    a logistic regression over :func:`cue_vector`, whose log-odds above
+    ``threshold`` call a die cocked that no single bound called."""
+
+    weights: tuple[float, ...]
+    """One weight per cue of :data:`CUES`, in that order."""
+    bias: float
+    """The log-odds of a die whose every cue sits exactly on its bound."""
+    threshold: float
+    """Least log-odds that calls the die cocked."""
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(CUES):
+            raise ConfigError(f"dice pose: the cue score has {len(CUES)} weights "
+                              f"({', '.join(CUES)}), not {len(self.weights)}")
+
 
 @dataclass(frozen=True, slots=True)
 class PoseConfig:
@@ -293,6 +316,15 @@ class PoseConfig:
     and the fourth a one.  0.1 found and called the same there."""
     chroma: ChromaConfig = field(default_factory=ChromaConfig)
     """Which dice are read by colour and how (:mod:`.chroma`)."""
+    cue_score: CueScoreConfig | None = None
+    """The cues of a sharp die with support (``fine_die_pixels`` and ``fine_min_size``,
+    ``use_support``, a lean direction) weighed together (:func:`cue_score`): a die no
+    single bound calls cocked is cocked when their weighted sum says so; None for
+    never (each cue's own bound alone decides)."""
+    measure_cues: bool = False
+    """Measure :func:`cue_vector` for the dice ``cue_score`` would weigh (returned in
+    :attr:`Pose.cues`) even without ``cue_score``: what ``bench/pose_cue_fit.py``
+    fits the weights on."""
     max_body_area: float = 1.7
     """A body larger than this many expected dice has merged with something
     of its colour (a black die touching a black checker or lying on a black
@@ -350,6 +382,9 @@ class Pose:
     body_fill: float | None
     reasons: tuple[str, ...] = ()
     """Which cues called the die cocked (empty when flat)."""
+    cues: tuple[float, ...] | None = None
+    """:func:`cue_vector` when it was measured (a sharp die with support, given
+    ``PoseConfig.cue_score`` or ``measure_cues``), else None."""
 
 
 def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig(), *,
@@ -421,8 +456,9 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
     squareness = _squareness(face)
     if squareness is not None and squareness < config.min_squareness:
         reasons.append(f"pip grid not square ({squareness:.2f})")
+    around: list[Pip] | None = pips
     if nadir is not None and field_pixels is not None:
-        around = side_pips(gray, face, config.sides) if pips is None else pips
+        around = side_pips(gray, face, config.sides) if around is None else around
         reasons.extend(_side_reasons(face, around, nadir, die_pixels / field_pixels,
                                      field_pixels, height, config))
         if full and supported and lean is not None and config.outline_margin is not None \
@@ -466,13 +502,92 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
             reasons.append(f"body {size:.2f} die edges long")
         if fill < config.min_body_fill:
             reasons.append(f"body fills {fill:.0%} of its rectangle")
+    cues: tuple[float, ...] | None = None
+    if (config.cue_score is not None or config.measure_cues) and full and supported \
+            and lean is not None and nadir is not None and field_pixels is not None:
+        cues = cue_vector(gray, face, die_pixels / field_pixels, config, nadir=nadir,
+                          field_pixels=field_pixels, height=height, lean=lean, leans=leans,
+                          pips=around, colour=colour)
+        if not reasons and config.cue_score is not None:
+            score = cue_score(cues, config.cue_score)
+            if score > config.cue_score.threshold:
+                reasons.append(f"its cues together (log-odds {score:.2f})")
     if open_space and config.cocked_needs_support:
         # ... but the support test misses some of the steepest dice (open_squash)
         squashed = squash(face) if fine else 1.0
         reasons = [f"top face squashed ({squashed:.2f}) with nothing found to lean on"] \
             if config.open_squash is not None and squashed < config.open_squash else []
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
-                tuple(reasons))
+                tuple(reasons), cues)
+
+
+CUE_CLIP = 0.5
+"""Each length cue of :func:`cue_vector` is clipped to this many die edges either side
+of its bound, and one not measured (no outline found, no side face) counts as this
+far inside it: a far-off value says no more than "well inside"."""
+
+
+def cue_vector(gray: Gray, face: Face, die: float, config: PoseConfig, *,
+               nadir: tuple[float, float], field_pixels: float, height: float,
+               lean: tuple[float, float], leans: Sequence[tuple[float, float]] = (),
+               pips: list[Pip] | None = None, colour: Colour | None = None
+               ) -> tuple[float, ...]:
+    """How far past its own bound each cue of :data:`CUES` measured, for a sharp die
+    with support (``config`` as :func:`assess` judges it; ``die`` is the die's edge in
+    field widths; the rest as for :func:`assess`).  Positive is past the bound (the
+    cue alone calls the die cocked), negative inside it: the top face's squash under
+    its ``supported_squash`` bound, the squash along the lean under ``lean_squash``, the
+    tipped-up face's outline past ``outline_margin`` and by colour past
+    ``chroma_margin`` (die edges), the widest side face toward the nadir past its
+    perspective allowance and band margin (die edges), and the side pips turned away
+    from the nadir against ``away_min_pips``."""
+    value = face.value
+    squashed = squash(face)
+    bound = max(config.fine_squash[value - 1], config.supported_squash[value - 1])
+    along = [r for r in (lean_squash(gray, face, d, config.pip_shape)
+                         for d in (lean, *leans)) if r is not None]
+    lean_bound = 1.0 if config.lean_squash is None else config.lean_squash
+    reach = perspective_reach(math.dist(face.center, nadir) / field_pixels, die, height)
+
+    def past(excess: float | None, margin: float | None) -> float:
+        if excess is None:
+            return -CUE_CLIP
+        return float(np.clip(excess - (0.0 if margin is None else margin),
+                             -CUE_CLIP, CUE_CLIP))
+
+    bands = [tipped_outline(gray, face, (-x, -y), nadir, reach, config.outline)
+             for x, y in (lean, *leans)]
+    outline = max((b.excess for b in bands if b is not None), default=None)
+    tinted: float | None = None
+    if colour is not None and value > 1:
+        contrast = chroma_contrast(colour, face, config.chroma)
+        if contrast is not None:
+            tinted = max((b.excess for b in (
+                tipped_outline(contrast, face, (-x, -y), nadir, reach, config.outline)
+                for x, y in (lean, *leans)) if b is not None), default=None)
+    nx, ny = nadir[0] - face.center[0], nadir[1] - face.center[1]
+    norm = math.hypot(nx, ny)
+    band: float | None = None
+    away = 0
+    if norm > 0.0:
+        nx, ny = nx / norm, ny / norm
+        around = side_pips(gray, face, config.sides) if pips is None else pips
+        for side in side_faces(face, around, config.sides):
+            cos = side.normal[0] * nx + side.normal[1] * ny
+            if cos < config.away_limit:
+                away = away + side.pips if value == 1 else max(away, side.pips)
+            else:
+                wider = side.band - (max(cos, 0.0) * reach * config.reach_slack
+                                     + config.band_margin)
+                band = wider if band is None else max(band, wider)
+    return (bound - squashed, lean_bound - min(along, default=1.0),
+            past(outline, config.outline_margin), past(tinted, config.chroma_margin),
+            past(band, 0.0), float(min(away, 3) - config.away_min_pips))
+
+
+def cue_score(cues: Sequence[float], config: CueScoreConfig) -> float:
+    """The log-odds that a die with these :func:`cue_vector` values is cocked."""
+    return config.bias + sum(w * c for w, c in zip(config.weights, cues, strict=True))
 
 
 def squash(face: Face) -> float:
