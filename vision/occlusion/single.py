@@ -303,8 +303,7 @@ def detect_occlusion(frame: Image, field_map: FieldMap, profile: BoardProfile,
     prepared = prepare(frame, field_map, profile, checkers, config, own_circles=False)
 
     def occludes(candidates: Mask, colours: FieldAppearance) -> bool:
-        return judge(prepared, candidates, field_map, profile, config,
-                     appearance=colours).occluded
+        return occluded(prepared, candidates, config, appearance=colours)
 
     analysis = analyse(prepared, appearance, config, occludes)
     result = judge(prepared, analysis.unexplained, field_map, profile, config,
@@ -507,52 +506,28 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
     points covered) is a per-label reduction over the candidate pixels, so the cost
     follows the number of candidate pixels, not regions times the field.
     """
-    binary = candidates.view(np.uint8) if candidates.dtype == np.bool_ else candidates.astype(
-        np.uint8)
-    count, components = cv2.connectedComponents(binary, connectivity=8, ltype=cv2.CV_32S)
-    if count <= 1:
+    measured = _measure(prepared, candidates, config, appearance)
+    if measured is None:
         return OcclusionResult(False, 0.0, "nothing unexplained over the field")
-    height, width = binary.shape
-    at = np.flatnonzero(components)
-    label = np.asarray(components).ravel()[at].astype(np.intp)
+    count, components, at, label, _, area, skin, at_rail, score = measured
+    height, width = components.shape
     ys, xs = np.divmod(at, width)
-    sizes = np.bincount(label, minlength=count).astype(np.float64)
     low_x, low_y = np.full(count, width), np.full(count, height)
     high_x, high_y = np.zeros(count, np.intp), np.zeros(count, np.intp)
     np.minimum.at(low_x, label, xs)
     np.minimum.at(low_y, label, ys)
     np.maximum.at(high_x, label, xs)
     np.maximum.at(high_y, label, ys)
-    skin_map = prepared.skin
-    if appearance is not None:
-        skin_map = skin_map & ~skin_surfaces(appearance, config)[prepared.labels]
-    skin = np.bincount(label, weights=skin_map.ravel()[at], minlength=count)
-    at_rail = np.bincount(label, weights=prepared.layout.outer.ravel()[at], minlength=count) > 0
-    inscribed = np.zeros(count, np.float32)
-    np.maximum.at(inscribed, label,
-                  cv2.distanceTransform(binary, cv2.DIST_L2, 5).ravel()[at])
     places = np.bincount(label * 25 + prepared.layout.places.ravel()[at] + 1,
                          minlength=count * 25).reshape(count, 25)
-    radius = float(np.sqrt(prepared.checker_area / np.pi))
     regions: list[Region] = []
-    occluding = np.zeros(count, dtype=np.bool_)
+    occluding = score >= 1.0
     for index in range(1, count):
-        area = float(sizes[index]) / prepared.checker_area
-        skin_share = float(skin[index] / sizes[index])
-        need = config.min_area
-        if at_rail[index]:
-            need = min(need, config.min_area_rail)
-        if float(inscribed[index]) <= config.stack_radius * radius:
-            need = config.min_area_stack
-        if skin_share >= config.skin_share:
-            need = min(need, config.min_area_skin)
         box = (int(low_x[index]), int(low_y[index]), int(high_x[index] - low_x[index] + 1),
                int(high_y[index] - low_y[index] + 1))
-        region = _region(box, (height, width), places[index], area=area,
-                         at_rail=bool(at_rail[index]), skin=skin_share, score=area / need,
-                         field_map=field_map)
-        regions.append(region)
-        occluding[index] = region.occluding
+        regions.append(_region(box, (height, width), places[index], area=float(area[index]),
+                               at_rail=bool(at_rail[index]), skin=float(skin[index]),
+                               score=float(score[index]), field_map=field_map))
     keep = occluding[components]
     regions.sort(key=lambda r: -r.area)
     best = max(regions, key=lambda r: r.score)
@@ -562,6 +537,66 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
                                "checker areas: too small for a hand", tuple(regions), keep)
     return OcclusionResult(True, best.score, "; ".join(_describe(r) for r in hands),
                            tuple(regions), keep)
+
+
+def occluded(prepared: Prepared, candidates: Mask, config: OcclusionConfig, *,
+             appearance: FieldAppearance | None = None) -> bool:
+    """:func:`judge`'s verdict alone (``judge(...).occluded``), without describing the
+    regions: what :func:`analyse` asks of its candidate masks."""
+    measured = _measure(prepared, candidates, config, appearance)
+    return measured is not None and bool((measured[-1][1:] >= 1.0).any())
+
+
+_Doubles = npt.NDArray[np.float64]
+_Measures = tuple[int, npt.NDArray[np.int32], npt.NDArray[np.intp], npt.NDArray[np.intp],
+                  _Doubles, _Doubles, _Doubles, npt.NDArray[np.bool_], _Doubles]
+
+
+def _measure(prepared: Prepared, candidates: Mask, config: OcclusionConfig,
+             appearance: FieldAppearance | None) -> _Measures | None:
+    """The regions of ``candidates`` (None when there is none) and, per label: the
+    label count and image, the candidate pixels' flat indices and labels, and each
+    region's size (pixels), area (checker areas), skin share, rail contact and score
+    (its area over the area its kind needs)."""
+    if candidates.dtype == np.bool_:
+        binary = candidates.view(np.uint8)
+        # The set pixels of a boolean mask, found several times faster than those of
+        # the labels (the same indices: a pixel is labelled when it is a candidate).
+        at = np.flatnonzero(candidates)
+    else:
+        binary = candidates.astype(np.uint8)
+        at = np.flatnonzero(binary)
+    count, labelled = cv2.connectedComponents(binary, connectivity=8, ltype=cv2.CV_32S)
+    if count <= 1:
+        return None
+    components = np.asarray(labelled, dtype=np.int32)
+    label = components.ravel()[at].astype(np.intp)
+    sizes = np.bincount(label, minlength=count).astype(np.float64)
+    skin_at = prepared.skin.ravel()[at]
+    if appearance is not None:
+        skin_at = skin_at & ~_skin_blind(appearance, config)[prepared.labels.ravel()[at]]
+    skin = np.bincount(label, weights=skin_at, minlength=count) / np.maximum(sizes, 1.0)
+    at_rail = np.bincount(label, weights=prepared.layout.outer.ravel()[at], minlength=count) > 0
+    # A region is checker-shaped when its widest inscribed disc is at most stack_radius
+    # checker radii: when none of its pixels lies further than that from its outside.
+    radius = float(np.sqrt(prepared.checker_area / np.pi))
+    inside = cv2.distanceTransform(binary, cv2.DIST_L2, 5).ravel()[at].astype(np.float64)
+    wide = np.bincount(label, weights=inside > config.stack_radius * radius,
+                       minlength=count) > 0
+    area = sizes / prepared.checker_area
+    need = np.where(at_rail, min(config.min_area, config.min_area_rail), config.min_area)
+    need = np.where(wide, need, config.min_area_stack)
+    need = np.where(skin >= config.skin_share, np.minimum(need, config.min_area_skin), need)
+    return (count, components, at, label, sizes, area, skin, at_rail, area / need)
+
+
+@functools.lru_cache(maxsize=64)
+def _skin_blind(appearance: FieldAppearance, config: OcclusionConfig) -> npt.NDArray[np.bool_]:
+    """:func:`skin_surfaces`, kept per appearance (a frame judges its candidates up to
+    four times with the same colours; a stream keeps them between frames)."""
+    blind = skin_surfaces(appearance, config)
+    blind.flags.writeable = False
+    return blind
 
 
 def skin_surfaces(appearance: FieldAppearance, config: OcclusionConfig) -> npt.NDArray[np.bool_]:

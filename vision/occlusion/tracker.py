@@ -34,6 +34,7 @@ from vision.occlusion.single import (
     Prepared,
     analyse,
     judge,
+    occluded,
     open_mask,
     own_discs,
     prepare,
@@ -137,7 +138,8 @@ class OcclusionTracker:
         self._previous = lab
 
         def occludes(candidates: Mask, colours: FieldAppearance) -> bool:
-            return self._judge(prepared, candidates, away, moving, colours).occluded
+            return occluded(prepared, self._candidates(prepared, candidates, away, moving),
+                            cfg.single, appearance=colours)
 
         analysis = analyse(prepared, None if background is None else background.appearance,
                            cfg.single, occludes)
@@ -155,6 +157,13 @@ class OcclusionTracker:
                moving: Mask, appearance: FieldAppearance) -> OcclusionResult:
         """The verdict on the unexplained regions that changed since the background (all of
         them without one), with whatever moved."""
+        return judge(prepared, self._candidates(prepared, unexplained, away, moving),
+                     self.field_map, self.profile, self.config.single, appearance=appearance)
+
+    def _candidates(self, prepared: Prepared, unexplained: Mask, away: Floats | None,
+                    moving: Mask) -> Mask:
+        """What :meth:`_judge` judges: the unexplained regions that changed since the
+        background (all of them without one), and whatever moved."""
         cfg = self.config
         candidates = unexplained
         background = self._background
@@ -163,8 +172,7 @@ class OcclusionTracker:
                                 & ~prepared.checkers & ~background.checkers,
                                 prepared.lab.shape[1], cfg.single)
             candidates = _regions_changed(candidates, changed, cfg.changed_share)
-        return judge(prepared, candidates | moving, self.field_map, self.profile, cfg.single,
-                     appearance=appearance)
+        return candidates | moving
 
     def _remember(self, result: OcclusionResult, prepared: Prepared,
                   appearance: FieldAppearance, *, still: bool) -> OcclusionResult:

@@ -1,0 +1,166 @@
+"""Speed-ups that must not change a reading (issue 4): each faster path against a plain
+reference of what it computes, on seeded random inputs."""
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.checkers.detect import Circle
+from vision.checkers.surface import UNUSED, SurfaceConfig, glare_lifts, surfaces
+from vision.observation import Corners
+from vision.occlusion import OcclusionConfig
+from vision.occlusion.appearance import FieldAppearance
+from vision.occlusion.single import Prepared, judge, occluded, skin_surfaces
+from vision.profile import TOURNAMENT
+from vision.rectify import FieldMap
+
+WIDTH = 640
+
+
+def _glare_reference(image: np.ndarray, circles: list[Circle], radius: float,
+                     config: SurfaceConfig) -> list[float]:
+    """glare_lifts as first written: the whole field masked, ring pixels tested one by one."""
+    height, width = image.shape[:2]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    labels = surfaces(TOURNAMENT, width, height, round(config.edge * radius),
+                      config.point_base).copy()
+    occupied = np.zeros((height, width), dtype=np.uint8)
+    for c in circles:
+        cv2.circle(occupied, (round(c.x), round(c.y)), round(c.radius * config.clearance), 1, -1)
+    labels[occupied > 0] = UNUSED
+    sub, grey = labels[::config.step, ::config.step], gray[::config.step, ::config.step]
+    medians = []
+    for k in range(int(sub.max()) + 1):
+        values = np.sort(grey[sub == k])
+        medians.append(float(values[(len(values) + 1) // 2 - (len(values) % 2 == 1)])
+                       if len(values) >= config.min_pixels else math.nan)
+    reach = int(np.ceil(config.outer * round(radius, 1)))
+    lifts = []
+    for c in circles:
+        excess, clear = [], []
+        for dy in range(-reach, reach + 1, 2):
+            for dx in range(-reach, reach + 1, 2):
+                d = math.hypot(dx, dy)
+                if not config.inner * round(radius, 1) <= d <= config.outer * round(radius, 1):
+                    continue
+                x, y = round(c.x) + dx, round(c.y) + dy
+                if not (0 <= x < width and 0 <= y < height) or labels[y, x] < 0:
+                    continue
+                median = medians[labels[y, x]]
+                if math.isnan(median):
+                    continue
+                value = int(gray[y, x])
+                excess.append(value - int(median))
+                clear.append(value < config.saturated)
+        if sum(clear) >= config.min_pixels:
+            excess = [e for e, keep in zip(excess, clear, strict=True) if keep]
+        lifts.append(max(float(np.median(excess)), 0.0) if len(excess) >= config.min_pixels
+                     else 0.0)
+    return lifts
+
+
+def test_glare_lifts_match_a_plain_reference_with_circles_past_the_border() -> None:
+    """The ring pixels looked up in padded images (off the field: on no surface) give the
+    lifts a pixel-by-pixel reference gives, circles past every border of the field and
+    surfaces with no median (too few pixels) included."""
+    rng = np.random.default_rng(4)
+    height = TOURNAMENT.rectified_size(WIDTH)[1]
+    radius = 0.5 * TOURNAMENT.point_width * TOURNAMENT.checker_diameter * WIDTH
+    config = SurfaceConfig()
+    for _ in range(3):
+        image = rng.integers(0, 256, (height, WIDTH, 3), dtype=np.uint8)
+        image = cv2.GaussianBlur(image, (0, 0), 3.0)
+        cv2.circle(image, (int(rng.integers(0, WIDTH)), int(rng.integers(0, height))), 120,
+                   (255, 255, 255), -1)
+        xs = np.concatenate([rng.uniform(-30, WIDTH + 30, 14), [-25.0, WIDTH + 12.0, 5.0]])
+        ys = np.concatenate([rng.uniform(-30, height + 30, 14), [40.0, height - 3.0, -18.0]])
+        circles = [Circle(float(x), float(y), radius) for x, y in zip(xs, ys, strict=True)]
+        for c in circles:  # bright discs: the surfaces' medians must leave them out
+            cv2.circle(image, (round(c.x), round(c.y)), round(radius), (250, 250, 250), -1)
+        assert glare_lifts(image, circles, TOURNAMENT, radius, config) == _glare_reference(
+            image, circles, radius, config)
+
+
+def _prepared(rng: np.random.Generator, size: tuple[int, int]) -> Prepared:
+    height, width = size
+    outer = np.zeros(size, dtype=np.bool_)
+    outer[5, :] = outer[-6, :] = outer[:, 5] = outer[:, -6] = True
+    labels = rng.integers(0, 4, size, dtype=np.uint8)
+    places = rng.integers(-1, 24, size, dtype=np.int8)
+    layout = type("Layout", (), {})()
+    layout.outer, layout.places = outer, places  # type: ignore[attr-defined]
+    skin = rng.random(size) < 0.4
+    return Prepared(np.zeros((height, width, 3), np.uint8), np.zeros((height, width, 3)),
+                    labels, np.ones(size, np.bool_), np.zeros(size, np.bool_), 200.0,
+                    np.zeros((height, width, 3), np.uint8), None, layout,  # type: ignore[arg-type]
+                    skin)
+
+
+def _regions_reference(prepared: Prepared, candidates: np.ndarray, config: OcclusionConfig,
+                       appearance: FieldAppearance | None) -> list[tuple[object, ...]]:
+    """Each region's box (rectified pixels), area, rail contact, skin share and score, one
+    whole-field mask a region, as the verdict was first computed."""
+    count, components = cv2.connectedComponents(candidates.view(np.uint8), connectivity=8)
+    distance = cv2.distanceTransform(candidates.view(np.uint8), cv2.DIST_L2, 5)
+    skin = prepared.skin.copy()
+    if appearance is not None:
+        skin &= ~skin_surfaces(appearance, config)[prepared.labels]
+    radius = math.sqrt(prepared.checker_area / math.pi)
+    out = []
+    for index in range(1, count):
+        region = components == index
+        ys, xs = np.nonzero(region)
+        area = float(region.sum()) / prepared.checker_area
+        share = float(skin[region].sum() / region.sum())
+        need = config.min_area
+        if prepared.layout.outer[region].any():
+            need = min(need, config.min_area_rail)
+        if float(distance[region].max()) <= config.stack_radius * radius:
+            need = config.min_area_stack
+        if share >= config.skin_share:
+            need = min(need, config.min_area_skin)
+        out.append(((int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1),
+                     int(ys.max() - ys.min() + 1)), area,
+                    bool(prepared.layout.outer[region].any()), share, area / need))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_occlusion_verdict_and_regions_match_a_per_region_reference(seed: int) -> None:
+    """judge's per-label measures (and the verdict alone, ``occluded``) give what one mask
+    a region gives: the same regions, scores and verdict; the background is never
+    occluding.  Blobs of every kind: at the rail, checker-shaped, skin-coloured."""
+    rng = np.random.default_rng(seed)
+    size = (120, 160)
+    prepared = _prepared(rng, size)
+    candidates = np.zeros(size, dtype=np.uint8)
+    for _ in range(int(rng.integers(1, 9))):
+        centre = (int(rng.integers(0, size[1])), int(rng.integers(0, size[0])))
+        if rng.random() < 0.5:
+            cv2.circle(candidates, centre, int(rng.integers(2, 25)), 1, -1)
+        else:
+            cv2.rectangle(candidates, centre, (centre[0] + int(rng.integers(2, 60)),
+                                               centre[1] + int(rng.integers(2, 12))), 1, -1)
+    mask = candidates.view(np.bool_)
+    config = replace(OcclusionConfig(), min_area=1.5, min_area_rail=0.8, min_area_stack=2.0,
+                     min_area_skin=0.5)
+    fmap = FieldMap.from_corners(Corners((0.0, 0.0), (160.0, 0.0), (160.0, 120.0),
+                                         (0.0, 120.0)))
+    skin_bar = FieldAppearance(((60.0, 128.0, 128.0),) * 4, ((90.0, 120.0, 200.0),) * 4)
+    for appearance in (None, skin_bar):
+        result = judge(prepared, mask, fmap, TOURNAMENT, config, appearance=appearance)
+        reference = _regions_reference(prepared, mask, config, appearance)
+        assert sorted((r.area, r.at_rail, r.skin, r.score) for r in result.regions) == sorted(
+            (area, rail, skin, score) for _, area, rail, skin, score in reference)
+        assert result.occluded is any(score >= 1.0 for *_, score in reference)
+        assert occluded(prepared, mask, config, appearance=appearance) is result.occluded
+        assert result.field_mask is not None and not (result.field_mask & ~mask).any()
+        boxes = [box for box, *_ in reference]
+        for region in result.regions:  # in image pixels: the field is the image here
+            x, y, w, h = region.box
+            assert any(max(abs(x - bx), abs(y - by), abs(x + w - bx - bw), abs(y + h - by - bh))
+                       < 1e-6 for bx, by, bw, bh in boxes)
+    assert occluded(prepared, np.zeros(size, np.bool_), config) is False
