@@ -69,23 +69,30 @@ def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile
     height, width = field_image.shape[:2]
     if gray is None:
         gray = np.asarray(cv2.cvtColor(field_image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    labels = surfaces(profile, width, height, round(config.edge * radius),
-                      config.point_base).copy()
-    occupied = np.zeros((height, width), dtype=np.uint8)
-    for c in circles:
-        cv2.circle(occupied, (round(c.x), round(c.y)), round(c.radius * config.clearance), 1, -1)
-    labels[occupied > 0] = UNUSED
-    medians = _medians(labels[::config.step, ::config.step],
-                       gray[::config.step, ::config.step], config.min_pixels)
     dx, dy = _ring(round(radius, 1), config.inner, config.outer)
+    cx = np.array([round(c.x) for c in circles], dtype=np.int64)
+    cy = np.array([round(c.y) for c in circles], dtype=np.int64)
+    # The images padded so that every ring lies inside: a ring pixel off the field is on
+    # no surface (the padding's label), without a test per pixel.
+    reach = int(dx.max(initial=0))
+    pad = reach + max(0, int(-cx.min()), int(cx.max()) - width + 1, int(-cy.min()),
+                      int(cy.max()) - height + 1)
+    board = _padded(profile, width, height, round(config.edge * radius), config.point_base,
+                    pad)
+    occupied = np.zeros(board.shape, dtype=np.uint8)
+    for c in circles:
+        cv2.circle(occupied, (round(c.x) + pad, round(c.y) + pad),
+                   round(c.radius * config.clearance), 1, -1)
+    step = config.step
+    inner = (slice(pad, pad + height, step), slice(pad, pad + width, step))
+    medians = _medians(board[inner], occupied[inner], gray[::step, ::step], config.min_pixels)
+    row = board.shape[1]
+    at = ((cy + pad) * row + cx + pad)[:, None] + (dy * row + dx)[None, :]
+    k = np.where(occupied.ravel()[at] > 0, UNUSED, board.ravel()[at])
+    grey = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    values = np.asarray(grey, dtype=np.uint8).ravel()[at].astype(np.int64)
     # Every circle's ring at once (rows): the board surface under each ring pixel, its
     # grey and its excess over the surface's median; a median per row.
-    xs = np.array([round(c.x) for c in circles], dtype=np.int64)[:, None] + dx[None, :]
-    ys = np.array([round(c.y) for c in circles], dtype=np.int64)[:, None] + dy[None, :]
-    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    at = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
-    k = np.where(inside, labels.ravel()[at], UNUSED)
-    values = gray.ravel()[at].astype(np.int64)
     median = medians[np.maximum(k, 0)]
     usable = (k >= 0) & np.isfinite(median)
     unclipped = usable & (values < config.saturated)
@@ -96,20 +103,38 @@ def glare_lifts(field_image: Image, circles: list[Circle], profile: BoardProfile
             for m, n in zip(lift, count, strict=True)]
 
 
-def _medians(labels: Labels, gray: npt.NDArray[np.uint8],
+def _medians(labels: Labels, occupied: npt.NDArray[np.uint8], gray: npt.NDArray[np.uint8],
              min_pixels: int) -> npt.NDArray[np.float32]:
     """The median grey of each surface (NaN for one with too few pixels), from 256-bin
-    histograms."""
-    surfaces_count = int(labels.max()) + 1
-    used = labels >= 0
-    codes = labels[used].astype(np.int64) * 256 + gray[used]
-    histograms = np.bincount(codes, minlength=surfaces_count * 256).reshape(-1, 256)
+    histograms, leaving out the ``occupied`` pixels (and those on no surface)."""
+    # One histogram of (surface + 1) * 256 + grey over every pixel: the pixels on no
+    # surface, or occupied, fall in the first 256 bins, which are dropped (cheaper than
+    # picking the used pixels out first).
+    codes = labels.astype(np.intp)
+    codes[occupied > 0] = UNUSED
+    surfaces_count = int(codes.max()) + 1
+    codes += 1
+    codes *= 256
+    codes += gray
+    histograms = np.bincount(codes.ravel(), minlength=(surfaces_count + 1) * 256)[256:]
+    histograms = histograms.reshape(-1, 256)
     medians = np.full(surfaces_count, np.nan, dtype=np.float32)
     for k, histogram in enumerate(histograms[:surfaces_count]):
         total = int(histogram.sum())
         if total >= min_pixels:
             medians[k] = float(np.searchsorted(np.cumsum(histogram), (total + 1) / 2.0))
     return medians
+
+
+@lru_cache(maxsize=8)
+def _padded(profile: BoardProfile, width: int, height: int, edge: int, point_base: float,
+            pad: int) -> Labels:
+    """:func:`surfaces` with ``pad`` pixels of :data:`UNUSED` on every side."""
+    labels = surfaces(profile, width, height, edge, point_base)
+    padded = np.asarray(cv2.copyMakeBorder(labels, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                           value=UNUSED), dtype=np.int8)
+    padded.flags.writeable = False
+    return padded
 
 
 @lru_cache(maxsize=8)
