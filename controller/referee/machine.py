@@ -180,9 +180,10 @@ class Referee:
     (:meth:`_from_stood`).  None when no such legal play, once the mover's next
     play is judged, and after a resync or a new game (the record taken afresh)."""
     tray_derived: bool = False
-    """ROLL and PLAY: the board now seen had a tray whose count the record shows
+    """ROLL, PLAY and RESTORE: the board now seen had a tray whose count the record shows
     cannot be right (:meth:`_tray_derived`), and is read as if no tray were in view:
-    a play judged from it is recorded as a ``look`` ("taken as"), never called."""
+    a play judged from it is recorded as a ``look`` ("taken as"), and called only on
+    what the points and the bar show whatever the tray holds (:meth:`_blind_doubt`)."""
     tray_doubted: bool = False
     """PLAY: a board of this turn, from the throw (or the wait for it) to the dice picked
     up, had its tray's count derived: a tray just read wrong may be read wrong again
@@ -350,7 +351,7 @@ class Referee:
         """The observation with its tray out of view, when the tray's count is all that
         keeps the checkers from being accounted for.
 
-        ROLL and PLAY only.  A colour whose points, bar and tray do not add up to
+        ROLL, PLAY and RESTORE only.  A colour whose points, bar and tray do not add up to
         fifteen, whose points and bar hold no more than fifteen and leave no fewer
         borne off than the record has (checkers do not leave the tray), and who has
         borne off or has all their checkers home in the record (else none can be in
@@ -363,13 +364,18 @@ class Referee:
         it leaves the tray's count and the total wrong, and the referee recorded no
         play until the tray read right again (rendered 7e15fdd04acc seed 7: a tray
         read three and four short from t=208, eight plays lost to the game's end).
-        A play judged from a derived tray is a ``look`` ("taken as"), never a call
-        (:meth:`_final`): a checker missed on a point looks borne off.  None when
-        no tray is in view, the checkers add up, or the points are misread too.
+        A play judged from a derived tray is a ``look`` ("taken as"), and called only
+        on what the points and the bar show whatever the tray holds
+        (:meth:`_final`, ``Plausibility.tray_blind_stack``): a checker missed on a
+        point looks borne off, a stack read long comes with a tray read short.  In
+        RESTORE the legal replay is followed so too (rendered 1ebf74df850d seed 29:
+        ``2/off`` called, ``2/off(2)`` replayed with the tray still read two for ten,
+        unseen, and the game's end after it missed).  None when no tray is in view,
+        the checkers add up, or the points are misread too.
         """
         off = observation.off
         if off is None or self.seating is None or \
-                self.stage not in (Stage.ROLL, Stage.PLAY):
+                self.stage not in (Stage.ROLL, Stage.PLAY, Stage.RESTORE):
             return None
         position = self.game.position
         short = False
@@ -463,6 +469,7 @@ class Referee:
     # -- the play stage (:mod:`.playing`) ---------------------------------------
 
     _play = playing._play
+    _blind_doubt = playing._blind_doubt
     _tray_went_back = playing._tray_went_back
     _note_off = playing._note_off
     _early_allowed = playing._early_allowed

@@ -22,6 +22,7 @@ from controller.referee.board import (
 from controller.referee.plays import (
     PLAUSIBLE,
     PlayJudgement,
+    blind_fits,
     is_bear_off_race,
     is_forced,
     judge_play,
@@ -118,6 +119,24 @@ def _play(self: "Referee",
     return state._final(observation, fresh, out)
 
 
+def _blind_doubt(self: "Referee", observation: Observation) -> bool:
+    """Whether the play may be legal judged from the points and the bar alone, the tray
+    not believed: some legal result of the roll fits them with the mover's checkers
+    missed anywhere and any tall stack read long (``Plausibility.tray_blind_stack``),
+    or the points and the bar alone are no illegal play (the rules engine cannot judge
+    them, or they are legal)."""
+    game = self.game
+    assert game.dice is not None and self.seating is not None
+    try:
+        reading = read_board(replace(observation, off=None, off_read=None))
+    except BoardReadError:
+        return True
+    blind = judge_play(game.position, reading, self.seating, game.dice)
+    if blind.kind != "illegal" or blind.after is None:
+        return True
+    return blind_fits(game.position, blind.after, game.dice, PLAUSIBLE.tray_blind_stack)
+
+
 def _tray_went_back(self: "Referee", observation: Observation) -> bool:
     """Whether the tray shows fewer of the mover's checkers borne off than it did
     earlier in this play."""
@@ -175,10 +194,13 @@ def _final(self: "Referee", observation: Observation, fresh: tuple[Die, ...],
         judgement = PlayJudgement("unclear", self._lenient(observation), "")
     else:
         judgement = judge_play(game.position, reading, self.seating, game.dice)
-        if (self.tray_derived or self.tray_doubted) and judgement.kind == "illegal":
+        if (self.tray_derived or self.tray_doubted) and judgement.kind == "illegal" and \
+                self._blind_doubt(observation):
             # The tray's count derived from the board (now or earlier in this turn):
             # a checker missed on a point would look borne off, and a tray just read
-            # wrong may be read wrong again within the fifteen.  Never a call there.
+            # wrong may be read wrong again within the fifteen, with a stack read long
+            # to match.  A call only on what the points and the bar show whatever the
+            # tray holds (``Plausibility.tray_blind_stack``).
             judgement = PlayJudgement(
                 "unclear", judgement.after, judgement.move,
                 ("the tray's count cannot be right; counted from the points and bar"

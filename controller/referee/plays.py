@@ -131,6 +131,20 @@ class Plausibility:
     with the tray as witness the height matters little, and the shorter stacks are
     read right."""
 
+    tray_blind_stack: int = 5
+    """A tray whose count the record shows cannot be right (``Referee.tray_derived``), or
+    one read so earlier in the turn (``Referee.tray_doubted``): the play is judged from
+    the points and the bar alone, and called only when no legal result of the roll fits
+    them with the mover's checkers missed anywhere (counted as borne off) and with any
+    stack this tall or taller (as the legal result leaves it) read long.  A stack read
+    long with the tray read short to match is the misreading such a tray comes with
+    (rendered 28de820384cd seed 125: a tray read three short, then a stack of six read
+    as eight and the tray two short, adding up: a false call); a checker seen where no
+    legal result leaves one, on a point below this height, is the player's (rendered
+    1ebf74df850d seed 29, strict: ``2/off`` with 4-2 when ``2/off(2)`` was forced, the
+    tray read two for nine; no call before).  Five, as ``over_stack``: the stacks the
+    camera reads long begin at five, where a second layer begins."""
+
     astray: int = 2
     """Checkers to move, at least, between the board and the record for the referee to
     be out of step while waiting for a throw: dice then lying in both halves are no
@@ -207,6 +221,25 @@ def hidden_could_be_legal(before: Position, after: Position, dice: tuple[int, in
         counts = legal.layout(mover)
         if counts[lay.OFF] <= seen[lay.OFF] and all(
                 counts[place] >= seen[place] for place in range(lay.PLACES) if place != lay.OFF):
+            return True
+    return False
+
+
+def blind_fits(before: Position, after: Position, dice: tuple[int, int], tall: int) -> bool:
+    """True when some legal result of the roll fits ``after`` judged from the points and
+    the bar alone (its borne-off count derived from them): the opponent's checkers
+    exactly as the result has them, and on every point and on the bar no more of the
+    mover's than the result has, unless the result holds ``tall`` or more there (a
+    stack read long).  Checkers the result has and ``after`` does not may be anywhere
+    (missed on a point, held in a hand, borne off)."""
+    mover = before.turn
+    seen, theirs = after.layout(mover), after.layout(mover.opponent)
+    for legal in before.legal_positions(*dice):
+        if legal.layout(mover.opponent) != theirs:
+            continue
+        counts = legal.layout(mover)
+        if all(seen[place] <= counts[place] or counts[place] >= tall
+               for place in range(lay.PLACES) if place != lay.OFF):
             return True
     return False
 
