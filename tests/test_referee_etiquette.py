@@ -173,3 +173,33 @@ def test_opening_dice_picked_up_without_a_play_are_thrown_again() -> None:
     referee, events = run(Referee.new(RefereeSettings(mode="strict")), script.inputs)
     assert names(events) == ["game_start", "opening_roll", "warning:dice", "opening_roll"]
     assert referee.game.dice == (3, 1) and referee.stage is Stage.PLAY
+
+
+@pytest.mark.parametrize("seating", SEATINGS, ids=str)
+def test_the_movers_dice_left_lying_after_an_early_throw_that_stands_are_no_throw(
+        seating: Seating) -> None:
+    # Light bears off 2/off 1/off and dark throws 5-4 before light picks up (a race:
+    # the throw stands).  Light's dice still lie while dark plays: they are no throw of
+    # light's, and dark's play is judged at dark's pick-up, not at the first board with
+    # light's dice still there (rendered 1ebf74df850d seed 3 t=196.1: dark's play
+    # recorded before the pick-up and light's old dice taken for a new roll).
+    script = _set(seating, RACE)
+    dice = script.throw(RACE, LIGHT, (2, 1))
+    play = parse_play(RACE, "2/off 1/off", 2, 1)
+    after = script.play(RACE, play, dice, pick_up=False)
+    early = throw((5, 4), half_of(seating, DARK), 2)
+    script.stable(after, (*dice, *early))
+    dark = after.with_turn(DARK)
+    reply = parse_play(dark, "5/off 4/off", 5, 4)
+    done = dark.result_of(reply)
+    script.stable(done, (*dice, *early))
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-3:] == ["roll", "play", "roll"]
+    assert referee.stage is Stage.PLAY and referee.game.turn == DARK
+    script.stable(done, early)  # light picks up at last
+    script.stable(done)  # dark picks up: the play is final
+    referee, events = run(Referee.new(), script.inputs)
+    assert names(events)[-4:] == ["roll", "play", "roll", "play"]
+    assert events[-1].player == "dark" and events[-1].data["move"] == str(reply)
+    assert referee.stage is Stage.ROLL and referee.game.turn == LIGHT
+    assert not referee.ignored

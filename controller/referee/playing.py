@@ -116,7 +116,17 @@ def _play(self: "Referee",
         # The exceptions make the play final at the opponent's throw; one more
         # die is no throw (a die missed, something taken for a die): wait.
         return state
-    return state._final(observation, fresh, out)
+    after = state._final(observation, fresh, out)
+    if kept and after.stage is Stage.PLAY and after.game.turn != mover:
+        # An early throw that stands (a forced play, a bear-off race) ended the play
+        # with the mover's dice still down: they are no throw of theirs to come, and
+        # are set aside until picked up.  Left as they were, the next board with them
+        # still lying took them for the mover's next throw and ended the thrower's
+        # play at once (rendered 1ebf74df850d seed 3 t=196.1: dark's 3-3 read lying
+        # 2.6 s after the pick-up, light's play recorded before light picked up and
+        # dark's "roll" 3-3 then taken back).
+        after = replace(after, ignored=(*after.ignored, *kept))
+    return after
 
 
 def _blind_doubt(self: "Referee", observation: Observation) -> bool:
