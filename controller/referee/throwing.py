@@ -511,7 +511,12 @@ def _throw(self: "Referee", player: Player, seen: tuple[Die, ...], out: "_Out",
     ``observation``: the board the throw lies on.  A die read as lying on a
     checker while the checkers cannot be accounted for is a ``look`` warning,
     judged again on the next clear board: the die itself (or its shadow) may be
-    what was counted as a checker.
+    what was counted as a checker.  Both dice in the thrower's half are kept as a
+    throw seen in part (``glimpsed``), so that when they are picked up after a play
+    with no clear board between, the roll is inferred from the play with them
+    (rendered 1ebf74df850d seed 9 t=97: a 4 read on a checker it lay beside, the
+    die counted as a sixteenth checker in every state until the pick-up; dark's
+    roll and play waited for light's throw, 1.4 s).
     """
     voided = self._rethrow_after_off_field(player, seen, observation, out)
     if voided is not self:
@@ -535,6 +540,8 @@ def _throw(self: "Referee", player: Player, seen: tuple[Die, ...], out: "_Out",
     if isinstance(verdict, VoidThrow) and verdict.reason == "on_checker" and \
             observation is not None and not self._board_readable(observation):
         out.warn("look", f"{verdict.detail}, but the checkers cannot be accounted for")
+        if len(seen) == 2 and all(d.side == half for d in seen):
+            return replace(self, glimpsed=dice_values(seen))
         return self
     if isinstance(verdict, Unclear):
         out.warn("dice", verdict.detail)
