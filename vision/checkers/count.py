@@ -155,6 +155,22 @@ class CountConfig:
     rounds five to eight three boards were read right and two lost that way (six read as
     nine, nine as twelve); the tray's count for a side bearing off is worse (bear-off seed
     101: 25 -> 35 wrong boards).  0: off."""
+    sure_gap: int = 6
+    """As ``tall_gap``, with the totals the rules leave no doubt of and no ``on_board``: a
+    side spread over two quarters or more (or on the bar), with the tray in view showing
+    none of its colour (:func:`_sure_totals`), has fifteen on the board; still short or
+    long of it by up to this many once the alternatives and ``StackConfig.lone_room`` are
+    taken, with exactly one tall stack of its colour that can carry the difference (down
+    to its row, up to a full pyramid on it), it has them there.  A tall stack at the
+    field's end with its layers seen as one, or a row checker jittered off its slot taken
+    for a layer, is read short or long and offers no alternative that closes the gap
+    (fresh tune seeds 46-47: eleven read five with nothing in the tray, a row of five
+    read eight and one of six read seven, each side then sixteen to eighteen).  Without a
+    tray in view a side spread over the board may have been hit after it began bearing
+    off (its borne-off checkers unseen): made there too, the same fields lost three boards
+    and won one, as ``tall_gap`` on presumed totals did before.  On those 620 fields 6 to
+    12 read the same (three boards right, none lost), 3 misses the one eleven read five;
+    6, the least that keeps all three, is taken.  0: off."""
     spread_off: bool = True
     """A side spread over the board (or on the bar) whose colour the tray shows, as the
     stacks orient its blocks, may have been hit after it began bearing off: its total on
@@ -332,7 +348,11 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
         totals = _lone_room(stacks, bar, totals, on_board if on_board is not None
                             else _sure_totals(stacks, bar, tray), config.stacks.lone_room)
     if config.tall_gap > 0 and on_board is not None:
-        totals = _tall_gap(stacks, bar, totals, (on_board.light, on_board.dark), config)
+        totals = _tall_gap(stacks, bar, totals, (on_board.light, on_board.dark), config,
+                           config.tall_gap)
+    if config.sure_gap > 0 and on_board is None and tray is not None:
+        totals = _tall_gap(stacks, bar, totals, _sure_totals(stacks, bar, tray), config,
+                           config.sure_gap)
     points = [[0, 0] for _ in range(24)]
     for point, (stack, colour) in stacks.items():
         chain = members[point]
@@ -403,11 +423,11 @@ def _lone_room(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
 
 def _tall_gap(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
               totals: dict[int, int], sure: tuple[int | None, int | None],
-              config: CountConfig) -> dict[int, int]:
+              config: CountConfig, most: int) -> dict[int, int]:
     """The stack counts with a side that still reads short of its known total (``sure``,
-    None: not known) by at most ``config.tall_gap`` given the missing checkers on its one
-    tall stack, or long by as many taken off it down to its row (see
-    ``CountConfig.tall_gap``)."""
+    None: not known) by at most ``most`` given the missing checkers on its one tall
+    stack, or long by as many taken off it down to its row (see ``CountConfig.tall_gap``
+    and ``CountConfig.sure_gap``)."""
     out = dict(totals)
     full = config.stacks.doubt_row
     for index, wanted in enumerate(sure):
@@ -415,7 +435,7 @@ def _tall_gap(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
             continue
         points = [p for p, (_, c) in stacks.items() if c == (index == 0)]
         gap = wanted - bar[index] - sum(out.get(p, stacks[p][0].count) for p in points)
-        if not 0 < abs(gap) <= config.tall_gap:
+        if not 0 < abs(gap) <= most:
             continue
         tall = [p for p in points if stacks[p][0].row >= full
                 and stacks[p][0].row <= out.get(p, stacks[p][0].count) + gap
