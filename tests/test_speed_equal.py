@@ -164,3 +164,21 @@ def test_occlusion_verdict_and_regions_match_a_per_region_reference(seed: int) -
             assert any(max(abs(x - bx), abs(y - by), abs(x + w - bx - bw), abs(y + h - by - bh))
                        < 1e-6 for bx, by, bw, bh in boxes)
     assert occluded(prepared, np.zeros(size, np.bool_), config) is False
+
+
+def test_lit_fit_with_the_pixels_measured_once_gives_the_same_fit() -> None:
+    """lit measures each pixel's grey level and clipped channels once for the four
+    surfaces; the fit given them is the fit that measures them itself, clipped pixels
+    (one channel, all three) included."""
+    from vision.occlusion.appearance import AppearanceConfig, _lit_fit
+
+    rng = np.random.default_rng(7)
+    config = AppearanceConfig()
+    pixels = rng.uniform(0, 255, (500, 3)).astype(np.float32)
+    pixels[:40, 0] = 255.0
+    pixels[40:60] = 255.0
+    measures = (pixels.mean(axis=1), pixels >= np.float32(config.lit_clip))
+    for colour in ((200.0, 120.0, 40.0), (30.0, 30.0, 30.0), (90.0, 140.0, 210.0)):
+        alone, given = _lit_fit(pixels, colour, config), _lit_fit(pixels, colour, config,
+                                                                  measures)
+        assert np.array_equal(alone[0], given[0]) and np.array_equal(alone[1], given[1])

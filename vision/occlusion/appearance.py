@@ -341,8 +341,10 @@ def lit(field: Image, candidates: Mask, known: Mask, geometry: SurfaceGeometry,
     best = np.full(len(at), np.inf, dtype=np.float32)
     glare = np.zeros(len(at), dtype=np.float32)
     which = np.zeros(len(at), dtype=np.int8)
+    # the grey level and the clipped channels of each pixel, the same for every surface
+    measures = (pixels.mean(axis=1), pixels >= np.float32(config.lit_clip))
     for s in range(SURFACES):
-        residual, g = _lit_fit(pixels, bgr[s], config)
+        residual, g = _lit_fit(pixels, bgr[s], config, measures)
         better = (allowed[:, s] > 0) & (residual < best)
         best[better] = residual[better]
         glare[better] = g[better]
@@ -368,7 +370,9 @@ def lit(field: Image, candidates: Mask, known: Mask, geometry: SurfaceGeometry,
 
 
 def _lit_fit(pixels: Floats, colour: tuple[float, float, float],
-             config: AppearanceConfig) -> tuple[Floats, Floats]:
+             config: AppearanceConfig,
+             measures: tuple[Floats, npt.NDArray[np.bool_]] | None = None
+             ) -> tuple[Floats, Floats]:
     """Squared distance of each BGR pixel (N x 3) to the lit surface ``colour``, and the
     glare g of the best fit.
 
@@ -378,14 +382,16 @@ def _lit_fit(pixels: Floats, colour: tuple[float, float, float],
     ceiling (``lit_clip``) only says the light was at least that much: it counts
     against the fit only when the model falls short of it, and the fit comes from the
     other channels (a white-out, every channel clipped, fits any surface that the
-    strongest light can lift to the ceiling).
+    strongest light can lift to the ceiling).  ``measures``: each pixel's grey level (the
+    mean of its channels) and which channels are at the ceiling, when already at hand
+    (they do not depend on the surface).
     """
     k_lo, k_hi = config.lit_gain
     c = np.array(colour, dtype=np.float32)
     c_grey = float(c.mean())
     chroma = c - np.float32(c_grey)
     chroma_norm = float(chroma @ chroma)
-    grey = pixels.mean(axis=1)
+    grey, clipped = measures or (pixels.mean(axis=1), pixels >= np.float32(config.lit_clip))
     if chroma_norm > 1e-6:
         k = np.clip(((pixels - grey[:, None]) @ chroma) / np.float32(chroma_norm), k_lo, k_hi)
     else:
@@ -394,7 +400,6 @@ def _lit_fit(pixels: Floats, colour: tuple[float, float, float],
     ramp = np.float32(max(config.lit_glare_ramp, 1e-3))
     k = np.maximum(k, k_lo + (config.lit_glare_gain - k_lo) * np.minimum(g / ramp, 1.0))
     g = np.clip(grey - k * np.float32(c_grey), 0.0, config.lit_white)
-    clipped = pixels >= np.float32(config.lit_clip)
     some = clipped.any(axis=1)
     if some.any():
         open_ = ~clipped[some]
@@ -410,6 +415,7 @@ def _lit_fit(pixels: Floats, colour: tuple[float, float, float],
     return np.einsum("ij,ij->i", residual, residual), g
 
 
+@functools.lru_cache(maxsize=64)
 def _telling(bgr: tuple[tuple[float, float, float], ...],
              config: AppearanceConfig) -> npt.NDArray[np.bool_]:
     """Which surfaces tell the glare over them to within ``lit_glare_jump``.
@@ -429,6 +435,7 @@ def _telling(bgr: tuple[tuple[float, float, float], ...],
         if chroma > 1e-6:
             doubt = min(doubt, config.lit_noise * float(c.mean()) / chroma)
         out[s] = doubt <= config.lit_glare_jump
+    out.flags.writeable = False  # kept per colours and config (lit asks twice a frame)
     return out
 
 
