@@ -528,7 +528,10 @@ def judge(prepared: Prepared, candidates: Mask, field_map: FieldMap, profile: Bo
         regions.append(_region(box, (height, width), places[index], area=float(area[index]),
                                at_rail=bool(at_rail[index]), skin=float(skin[index]),
                                score=float(score[index]), field_map=field_map))
-    keep = occluding[components]
+    # the occluding regions' pixels, set at the candidate pixels alone (the background,
+    # label 0, has no size and so never occludes)
+    keep = np.zeros(components.shape, dtype=np.bool_)
+    keep.ravel()[at] = occluding[label]
     regions.sort(key=lambda r: -r.area)
     best = max(regions, key=lambda r: r.score)
     hands = [r for r in regions if r.occluding]
