@@ -213,16 +213,11 @@ def hidden_could_be_legal(before: Position, after: Position, dice: tuple[int, in
     as ``after`` does, at least as many of the mover's on every point and on
     the bar, and no more borne off.
     """
-    mover = before.turn
-    seen, theirs = after.layout(mover), after.layout(mover.opponent)
-    for legal in before.legal_positions(*dice):
-        if legal.layout(mover.opponent) != theirs:
-            continue
-        counts = legal.layout(mover)
-        if counts[lay.OFF] <= seen[lay.OFF] and all(
-                counts[place] >= seen[place] for place in range(lay.PLACES) if place != lay.OFF):
-            return True
-    return False
+    seen = after.layout(before.turn)
+    return any(
+        counts[lay.OFF] <= seen[lay.OFF] and all(
+            counts[place] >= seen[place] for place in range(lay.PLACES) if place != lay.OFF)
+        for counts in _mover_layouts(before, after, dice))
 
 
 def blind_fits(before: Position, after: Position, dice: tuple[int, int], tall: int) -> bool:
@@ -232,16 +227,24 @@ def blind_fits(before: Position, after: Position, dice: tuple[int, int], tall: i
     mover's than the result has, unless the result holds ``tall`` or more there (a
     stack read long).  Checkers the result has and ``after`` does not may be anywhere
     (missed on a point, held in a hand, borne off)."""
+    seen = after.layout(before.turn)
+    return any(
+        all(seen[place] <= counts[place] or counts[place] >= tall
+            for place in range(lay.PLACES) if place != lay.OFF)
+        for counts in _mover_layouts(before, after, dice))
+
+
+def _mover_layouts(
+    before: Position, after: Position, dice: tuple[int, int],
+) -> Iterator[tuple[int, ...]]:
+    """The mover's layout in each legal result of the roll that leaves the opponent's
+    checkers exactly as ``after`` shows them: a play never moves the opponent's
+    checkers except by hitting, so those must match before the mover's are weighed."""
     mover = before.turn
-    seen, theirs = after.layout(mover), after.layout(mover.opponent)
+    theirs = after.layout(mover.opponent)
     for legal in before.legal_positions(*dice):
-        if legal.layout(mover.opponent) != theirs:
-            continue
-        counts = legal.layout(mover)
-        if all(seen[place] <= counts[place] or counts[place] >= tall
-               for place in range(lay.PLACES) if place != lay.OFF):
-            return True
-    return False
+        if legal.layout(mover.opponent) == theirs:
+            yield legal.layout(mover)
 
 
 def tall_stack_misread(before: Position, after: Position, dice: tuple[int, int],
