@@ -123,6 +123,16 @@ class TrayConfig:
     tune seed 22 scene 223) read right only with the thickness guessed, and lost that
     board when the shorter block's stripes then gave a period: left out.  Off: blocks as
     the colour and stripe tests end them."""
+    soft_extend: bool = True
+    """A block the colour test found that ends softly (``sharp_end``) may only have been cut
+    short: rows whose colour lies about ``colour`` from the floor's all along the block
+    fall under it now and then, and the block's run ends at the first few (checker bench
+    tune seed 62, scene 104: fifteen dark checkers on a blue floor, 25.0-25.5 from it,
+    the run cut at 51 of 172 rows, then dropped as soft, the board's one colour turned by
+    the empty tray).  Such a block is taken on to the sharpest edge past it that
+    :func:`_step_block` finds (a change of ``step`` or more, the rows before it unlike
+    those after), and is soft only if it still ends softly there.  Off: a soft block is
+    dropped as it was cut."""
     board_tolerance: int = 2
     """A block within this many of what the board leaves off a side is that many (see
     :func:`.totals.consistent_off`: the board is read more surely)."""
@@ -201,6 +211,12 @@ def read_tray_reading(tray: Image, profile: BoardProfile, *,
     if config.sharp_end:
         soft_bottom = _soft(rows_lab[::-1], striped[::-1], height, window, bottom, config)
         soft_top = _soft(rows_lab, striped, height, window, top, config)
+        if config.soft_extend:
+            if soft_bottom:
+                bottom, soft_bottom = _extended(rows_lab[::-1], striped[::-1], height,
+                                                window, bottom, config)
+            if soft_top:
+                top, soft_top = _extended(rows_lab, striped, height, window, top, config)
         firm_bottom = bottom >= 2 * window and not soft_bottom
         firm_top = top >= 2 * window and not soft_top
         bottom = 0 if soft_bottom and not firm_top else bottom
@@ -279,6 +295,17 @@ def _soft(rows: Floats, striped: npt.NDArray[np.bool_], height: int, window: int
     after = (cum[ends + window] - cum[ends]) / window
     steps = np.linalg.norm(before - after, axis=1)
     return float(steps.max()) < config.step
+
+
+def _extended(rows: Floats, striped: npt.NDArray[np.bool_], height: int, window: int,
+              run: int, config: TrayConfig) -> tuple[int, bool]:
+    """A block that ends softly (``run`` rows at the start of ``rows``) taken on to the
+    sharpest edge past it, when :func:`_step_block` finds one there (see
+    ``TrayConfig.soft_extend``): its length, and whether it still ends softly."""
+    longer = _step_block(rows, height, window, 0, config)
+    if longer <= run:
+        return run, True
+    return longer, _soft(rows, striped, height, window, longer, config)
 
 
 def _checkers(length: int, pitch: float, config: TrayConfig) -> int:
