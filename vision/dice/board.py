@@ -30,6 +30,7 @@ from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
 from vision.dice.support import lean_directions
+from vision.dice.tipped import BandProfile
 from vision.errors import ImageError
 from vision.observation import Corners, Die
 from vision.profile import BoardProfile
@@ -217,6 +218,8 @@ class BoardDie:
     """Why it is called cocked (empty when flat)."""
     cues: tuple[float, ...] | None = None
     """The pose test's cue values when measured (:attr:`.pose.Pose.cues`)."""
+    bands: tuple[BandProfile, ...] | None = None
+    """The tipped-up face's band profiles when measured (:attr:`.pose.Pose.bands`)."""
 
 
 def read_board_dice(frame: Image, field_map: FieldMap, profile: BoardProfile, *,
@@ -346,7 +349,7 @@ def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
             return None  # the board where two checkers touch (CheckerTestConfig.waist)
         on = on_checker(centre, max(box[2], box[3]), checker_mask, config.checker)
     die = Die(None if face.unsure else face.value, centre, pose.flat, on, profile.half(u), box)
-    return BoardDie(die, (u, v), pose.reasons, pose.cues)
+    return BoardDie(die, (u, v), pose.reasons, pose.cues, pose.bands)
 
 
 def _sized(face: Face, config: BoardDiceConfig) -> bool:

@@ -43,6 +43,13 @@ from vision.dice.pips import Gray, Pip
 from vision.dice.pipshape import PipShapeConfig, lean_squash
 from vision.dice.sides import SideConfig, side_faces, side_pips
 from vision.dice.support import SupportConfig
+from vision.dice.tipped import (
+    BandModelConfig,
+    BandProfile,
+    BandProfileConfig,
+    band_profile,
+    band_score,
+)
 from vision.dice.viewpoint import ViewpointConfig, viewpoint
 from vision.errors import CalibrationError, ConfigError
 from vision.rectify import FieldMap
@@ -339,6 +346,17 @@ class PoseConfig:
     -0.34.  Seeds 55 and 56 (150 scenes each): 183 -> 184 of 199, flat 0/179 and as
     if supported 7/179 unchanged, the highest flat die -0.32.  It decides between two
     squashes within a few hundredths of their bounds, so its gain is small."""
+    band: BandModelConfig | None = None
+    """The tipped-up face's band measured as a grey-level profile across the side turned
+    from the support (:mod:`.tipped`) and weighed by a logistic regression: a sharp die
+    with support (as for ``cue_score``) that no bound and no cue score called cocked is
+    cocked when its log-odds pass the model's threshold; None for never.  Off by
+    default: the model fitted on tune seeds 62-63 (:data:`.tipped.FITTED`) found 2 more
+    of 227 cocked dice on seeds 64-65 with no flat die more called cocked, but none more
+    of 219 on seeds 66-67, where it called one more flat die of 182, read as if
+    supported, cocked (docs/vision.md, "Flat or cocked, round eleven")."""
+    band_profile: BandProfileConfig = field(default_factory=BandProfileConfig)
+    """Where the band's profile is sampled (:mod:`.tipped`)."""
     measure_cues: bool = False
     """Measure :func:`cue_vector` for the dice ``cue_score`` would weigh (returned in
     :attr:`Pose.cues`) even without ``cue_score``: what ``bench/pose_cue_fit.py``
@@ -404,6 +422,9 @@ class Pose:
     """:func:`cue_vector` when it was measured (a sharp die with support, given
     ``PoseConfig.measure_cues``, or ``cue_score`` and no bound calling it cocked),
     else None."""
+    bands: tuple[BandProfile, ...] | None = None
+    """The band profiles (:func:`.tipped.band_profile`, one per lean direction) when
+    they were measured (as :attr:`cues`, for ``PoseConfig.band``), else None."""
 
 
 def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseConfig(), *,
@@ -533,13 +554,28 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
             score = cue_score(cues, config.cue_score)
             if score > config.cue_score.threshold:
                 reasons.append(f"its cues together (log-odds {score:.2f})")
+    profiles: tuple[BandProfile, ...] | None = None
+    if (config.measure_cues or (config.band is not None and not reasons)) and full \
+            and supported and lean is not None and nadir is not None \
+            and field_pixels is not None:
+        reach = perspective_reach(math.dist(face.center, nadir) / field_pixels,
+                                  die_pixels / field_pixels, height)
+        # the colour profile only for the bench's measurements: the model reads grey
+        sampled = colour if config.measure_cues else None
+        profiles = tuple(b for b in (band_profile(gray, face, (-x, -y), nadir, reach,
+                                                  config.band_profile, sampled)
+                                  for x, y in (lean, *leans)) if b is not None)
+        if not reasons and config.band is not None:
+            score = band_score(profiles, config.band, config.band_profile)
+            if score > config.band.threshold:
+                reasons.append(f"the tipped-up face's band (log-odds {score:.2f})")
     if open_space and config.cocked_needs_support:
         # ... but the support test misses some of the steepest dice (open_squash)
         squashed = squash(face) if fine else 1.0
         reasons = [f"top face squashed ({squashed:.2f}) with nothing found to lean on"] \
             if config.open_squash is not None and squashed < config.open_squash else []
     return Pose(not reasons, ratio, spacing_error, squareness, aspect, size, fill,
-                tuple(reasons), cues)
+                tuple(reasons), cues, profiles)
 
 
 CUE_CLIP = 0.5
