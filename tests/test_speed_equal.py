@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from vision.checkers.detect import Circle
+from vision.checkers.rim import OUTSIDE, EdgeMap, RimConfig, rim_evidence
 from vision.checkers.surface import UNUSED, SurfaceConfig, glare_lifts, surfaces
+from vision.checkers.votes import VoteConfig, centre_votes
 from vision.observation import Corners
 from vision.occlusion import OcclusionConfig
 from vision.occlusion.appearance import FieldAppearance
@@ -182,3 +184,93 @@ def test_lit_fit_with_the_pixels_measured_once_gives_the_same_fit() -> None:
         alone, given = _lit_fit(pixels, colour, config), _lit_fit(pixels, colour, config,
                                                                   measures)
         assert np.array_equal(alone[0], given[0]) and np.array_equal(alone[1], given[1])
+
+
+def _edge_field(seed: int) -> np.ndarray:
+    """A seeded grey field with discs and blobs, and down its left border a bright line in
+    the second column: at the first column Canny's derivatives, taken with the border
+    repeated, see an edge that the edge map's, taken with it mirrored, do not (when it is
+    not blurred again)."""
+    rng = np.random.default_rng(seed)
+    gray = cv2.GaussianBlur(rng.integers(60, 200, (240, 320), dtype=np.uint8), (0, 0), 4.0)
+    for _ in range(12):
+        centre = (int(rng.integers(-10, 330)), int(rng.integers(-10, 250)))
+        cv2.circle(gray, centre, int(rng.integers(8, 16)), int(rng.integers(0, 256)), -1)
+    gray[:, :10] = 0
+    gray[:, 1] = 200
+    return gray
+
+
+def _votes_reference(edges: EdgeMap, radius: float, config: VoteConfig) -> np.ndarray:
+    """centre_votes as written before the votes were cast by pairs (both signs' cells
+    made the same way from 64-bit points)."""
+    thin = cv2.Canny(edges.blurred, 8.0 * config.gradient, 8.0 * config.gradient,
+                     L2gradient=True)
+    found = cv2.findNonZero(thin)
+    points = (np.zeros((0, 2), dtype=np.int64) if found is None
+              else np.asarray(found, dtype=np.int64).reshape(-1, 2))
+    at = points[:, 1] * edges.width + points[:, 0]
+    magnitude = edges.magnitude.ravel()[at]
+    keep = magnitude > 0
+    at, magnitude = at[keep], magnitude[keep]
+    xs, ys = points[keep, 0], points[keep, 1]
+    step = radius / magnitude
+    ux = edges.gx.ravel()[at] * step
+    uy = edges.gy.ravel()[at] * step
+    cell = config.cell
+    rows = (edges.height + cell - 1) // cell
+    cols = (edges.width + cell - 1) // cell
+    margin = int(np.ceil(radius / cell)) + 2
+    wide = cols + 2 * margin
+    cells = []
+    for sign in (1.0, -1.0):
+        cx = ((xs + sign * ux) * (1.0 / cell) + 0.5).astype(np.int64) + margin
+        cy = ((ys + sign * uy) * (1.0 / cell) + 0.5).astype(np.int64) + margin
+        cells.append(cy * wide + cx)
+    votes = np.bincount(np.concatenate(cells), minlength=(rows + 2 * margin) * wide)
+    grid = votes[:(rows + 2 * margin) * wide].reshape(rows + 2 * margin, wide)[
+        margin:margin + rows, margin:margin + cols]
+    return np.asarray(cv2.GaussianBlur(grid.astype(np.float32), (0, 0), config.sigma))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_centre_votes_match_the_plain_casting_bit_for_bit(seed: int) -> None:
+    """The votes cast from 32-bit points, both signs' cells computed in place, give the
+    grid the plain casting gives, value for value (thin pixels with no gradient in the
+    edge map, at the left border, left out as before)."""
+    gray = _edge_field(seed)
+    for radius in (9.0, 12.37):
+        edges = EdgeMap.of(gray, radius, RimConfig(), blurred=True)
+        thin = cv2.Canny(edges.blurred, 16.0, 16.0, L2gradient=True)
+        assert (edges.magnitude[thin > 0] == 0).any()  # the border case is exercised
+        for config in (VoteConfig(), VoteConfig(cell=3, sigma=1.5)):
+            got, want = centre_votes(edges, radius, config), _votes_reference(edges, radius,
+                                                                               config)
+            assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_rim_evidence_matches_a_lookup_by_direction_and_code() -> None:
+    """The rim evidence looked up by OpenCV (a table a direction) is the table indexed by
+    direction and code, circles past every border (padding codes) and none at all
+    included."""
+    from vision.checkers.rim import _aligned, _offsets
+
+    gray = _edge_field(5)
+    edges = EdgeMap.of(gray, 12.0, RimConfig())
+    rng = np.random.default_rng(11)
+    xs = np.concatenate([rng.uniform(-5, edges.width + 5, 60), [0.0, edges.width - 1.0]])
+    ys = np.concatenate([rng.uniform(-5, edges.height + 5, 60), [edges.height - 1.0, 0.0]])
+    for config in (RimConfig(), RimConfig(alignment=0.8, samples=3)):
+        hit, seen = rim_evidence(edges, xs, ys, 12.0, config)
+        row = edges.codes.shape[1]
+        offsets, middle = _offsets(12.0, config.inner, config.outer, config.samples, row)
+        table = _aligned(config.alignment)
+        cx = np.clip(np.rint(xs).astype(np.int64), -1, edges.width) + edges.pad
+        cy = np.clip(np.rint(ys).astype(np.int64), -1, edges.height) + edges.pad
+        codes = edges.codes.ravel()[(cy * row + cx)[:, None, None] + offsets[None]]
+        want = table[np.arange(64)[None, None, :], codes].any(axis=1)
+        assert hit.dtype == np.bool_ and np.array_equal(hit, want)
+        assert np.array_equal(seen, codes[:, middle, :] != OUTSIDE)
+        assert hit.any() and not hit.all()
+    none = rim_evidence(edges, np.zeros(0), np.zeros(0), 12.0, RimConfig())
+    assert none[0].shape == (0, 64) and none[1].shape == (0, 64)

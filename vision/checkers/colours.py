@@ -99,7 +99,8 @@ def circle_colours(field: Image, circles: list[Circle], config: ColourConfig | N
         xs = np.array([round(circles[i].x) for i in members], dtype=np.int64)[:, None] + dx
         ys = np.array([round(circles[i].y) for i in members], dtype=np.int64)[:, None] + dy
         inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-        pixels = flat[np.clip(ys, 0, h - 1) * w + np.clip(xs, 0, w - 1)]  # rows x n x 3
+        pixels = flat[np.minimum(np.maximum(ys, 0), h - 1) * w
+                      + np.minimum(np.maximum(xs, 0), w - 1)]  # rows x n x 3
         channels = pixels.transpose(0, 2, 1).reshape(3 * len(members), -1)
         median, count = row_medians(channels, np.repeat(inside, 3, axis=0), 0, 255)
         lift = np.array([lifts[i] if lifts is not None else 0.0 for i in members])

@@ -68,8 +68,8 @@ def fit_centres(edges: EdgeMap, centres: Floats, radius: float,
         magnitude = np.hypot(gx[rows, peak, cols], gy[rows, peak, cols])  # at the peaks only
         ok = ((best >= config.gradient) & (best >= config.alignment * magnitude)
               & ~covered & (peak > 0) & (peak < config.samples - 1))
-        below = radial[rows, np.clip(peak - 1, 0, None), cols]
-        above = radial[rows, np.clip(peak + 1, None, config.samples - 1), cols]
+        below = radial[rows, np.maximum(peak - 1, 0), cols]
+        above = radial[rows, np.minimum(peak + 1, config.samples - 1), cols]
         curve = below - 2.0 * best + above
         sub = np.where(curve < 0, 0.5 * (below - above) / np.where(curve < 0, curve, -1.0), 0.0)
         residual = np.where(ok, scales[peak] * radius + sub * step - radius, 0.0)

@@ -154,8 +154,13 @@ def _offsets(radius: float, inner: float, outer: float, samples: int,
     return dy * row + dx, samples // 2
 
 
-_ROWS: Final = np.arange(DIRECTIONS, dtype=np.intp) * 256
-"""Where each direction's row starts in the flat table of :func:`_aligned`."""
+@lru_cache(maxsize=8)
+def _aligned_lut(alignment: float) -> npt.NDArray[np.uint8]:
+    """:func:`_aligned` as an OpenCV lookup table with a channel a direction (1 x 256 x
+    64: entry [0, code, direction]), 1 where aligned (read only)."""
+    lut = np.ascontiguousarray(_aligned(alignment).T.astype(np.uint8)[None])
+    lut.flags.writeable = False
+    return lut
 
 
 @lru_cache(maxsize=8)
@@ -175,14 +180,19 @@ def rim_evidence(edges: EdgeMap, xs: Floats, ys: Floats, radius: float,
     row = edges.codes.shape[1]
     offsets, middle = _offsets(round(radius, 2), config.inner, config.outer, config.samples,
                                row)
-    cx = np.clip(np.rint(xs).astype(np.int64), -1, edges.width) + edges.pad
-    cy = np.clip(np.rint(ys).astype(np.int64), -1, edges.height) + edges.pad
+    # (np.minimum and np.maximum: the same integers as np.clip, without its wrappers)
+    cx = np.minimum(np.maximum(np.rint(xs).astype(np.int64), -1), edges.width) + edges.pad
+    cy = np.minimum(np.maximum(np.rint(ys).astype(np.int64), -1), edges.height) + edges.pad
     base = cy * row + cx
     codes = edges.codes.ravel()[base[:, None, None] + offsets[None, :, :]]
-    # The table flat, each direction's row 256 codes on: one index per code, twice as
-    # fast as indexing the table by (direction, code).
-    table = _aligned(config.alignment).ravel()
-    hit = table[codes + _ROWS].any(axis=1)
+    if len(codes):
+        # The codes as an image of n rows, a sample a column and a direction a channel:
+        # one lookup table a direction, one call (twice as fast as indexing the table by
+        # direction and code, which made an index array eight times the codes' size).
+        looked_up = np.asarray(cv2.LUT(codes, _aligned_lut(config.alignment)), dtype=np.uint8)
+        hit: Bools = np.asarray(looked_up.any(axis=1), dtype=np.bool_)
+    else:
+        hit = np.zeros((0, DIRECTIONS), dtype=bool)
     seen = codes[:, middle, :] != OUTSIDE
     return hit, seen
 
