@@ -18,6 +18,7 @@ from vision.cube import CubeConfig
 from vision.dice.board import BoardDiceConfig
 from vision.dice.off_field import OffFieldConfig
 from vision.errors import ConfigError
+from vision.heap import HeapConfig
 from vision.motion import MotionConfig
 from vision.occlusion.single import OcclusionConfig
 from vision.occlusion.tracker import TrackerConfig
@@ -50,6 +51,10 @@ class VisionConfig:
     """Streams only: frames with no change since the last full read reuse its result."""
     stills: StillConfig = field(default_factory=StillConfig)
     """Streams only: the dice of a settled throw read from one high-resolution still."""
+    heap: HeapConfig = field(default_factory=HeapConfig)
+    """The C allocator's thresholds, set once a process by the first reader made: a
+    frame's arrays kept for the next frame instead of handed back and faulted in again
+    (see :mod:`vision.heap`)."""
 
     def __post_init__(self) -> None:
         if not 160 <= self.field_width <= 2048:

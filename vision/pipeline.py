@@ -35,6 +35,7 @@ from vision.cube import find_cube
 from vision.dice.board import read_board_dice
 from vision.dice.off_field import merge_off_field, read_off_field_dice
 from vision.errors import BoardNotFoundError, ImageError
+from vision.heap import keep_heap
 from vision.motion import MotionGate
 from vision.observation import Counts, Cube, Die, Observation
 from vision.occlusion.single import detect_occlusion
@@ -64,6 +65,7 @@ class BoardReader:
                  calibration: Calibration | None = None, *, stream: bool = False,
                  colours: ColourModel | None = None) -> None:
         self.config = config or VisionConfig()
+        keep_heap(self.config.heap)
         self.calibration = calibration
         self.stream = stream
         self.colours = colours
