@@ -6,11 +6,12 @@ glibc's malloc serves such a size from the heap once an earlier one of that size
 freed, but it hands the heap's free top back to the system whenever more than twice
 that size lies free there, which is what the end of every frame leaves: the next frame
 then takes every page back from the system, zeroed, one page fault each.  A process
-that reads camera frames alone (``bgref watch``, the referee) paid about 1,900 page
-faults and 6 ms a real 1280x720 frame for it (42.8 against 36.8 ms CPU a frame on the
-eight real frames, 1,857 against 15 faults; engineer S's round three in
-docs/vision.md).  ``bench/vision_speed.py`` never saw it: its renders, made first in
-the same process, had raised glibc's thresholds with the render's own larger arrays.
+that reads camera frames alone (``bgref watch``, the referee) paid about 1,400 page
+faults and 3.5 ms of system time a real 1280x720 frame for it (the eight real frames,
+13 alternate runs, loaded: CPU a frame 42.6 against 39.3 ms, the runs' medians; engineer
+S's round three in docs/vision.md).  ``bench/vision_speed.py`` never saw it: its
+renders, made first in the same process, had raised glibc's thresholds with the
+render's own larger arrays (``--real-first`` measures the real frames first).
 
 :func:`keep_heap` sets the thresholds once a process (:class:`.pipeline.BoardReader`
 does, with its config's): arrays up to ``mmap_threshold`` come from the heap, and the
