@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.checker import CheckerTestConfig, between_checkers, in_a_waist, on_checker
-from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends
+from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends, same_candidates
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig, PipSearch, Polarity, find_pips
 from vision.dice.pose import PoseConfig, assess, calibrated_height
@@ -460,8 +460,11 @@ def read_window(source: Image, source_map: FieldMap, window: Window, size: tuple
         again = find_dice(gray, split, local_nadir, config.die_pixels, search)
         faces = [_grown(f, again) if _tight(f, config) else f for f in faces]
     if not faces and retry is not None:
+        # the retry differs in its pips alone (_window_detects): with the first reading's
+        # candidates (most windows with no die) it finds what the first found, nothing
+        if not same_candidates(search, detect, retry):
+            faces = find_dice(gray, retry, local_nadir, config.die_pixels, search)
         detect = retry
-        faces = find_dice(gray, detect, local_nadir, config.die_pixels, search)
     return WindowRead(gray, origin, local_nadir, detect, faces,
                       warped if warped.ndim == 3 and warped.shape[2] == 3 else None, search)
 

@@ -172,6 +172,20 @@ def find_dice(gray: Gray, config: DetectConfig = DetectConfig(),
     return _one_per_die(faces, config)
 
 
+def same_candidates(search: PipSearch, first: DetectConfig, second: DetectConfig) -> bool:
+    """True when ``search`` finds the same pip candidates of each polarity with ``first``
+    as with ``second`` (the same polarities).  For two settings that differ in their
+    pips' settings alone, :func:`find_dice` then finds the same faces with both: it reads
+    its settings' pips only through the search, and all else it does is a function of
+    the candidates, the image and the other settings.  A window with no die read again
+    with bigger pips and the split offset (the board's retry) mostly finds no candidate
+    more (real frames: 31 of 38 such windows), and its faces need not be sought again.
+    The caller vouches that the settings differ in their pips alone (checking it here,
+    a ``replace`` and a deep comparison, costs about what it saves)."""
+    return first.polarities == second.polarities and all(
+        search.find(p, first.pips) == search.find(p, second.pips) for p in first.polarities)
+
+
 @functools.lru_cache(maxsize=64)
 def _linked(config: DetectConfig, die_pixels: float) -> DetectConfig:
     """``config`` with pips linked into faces up to ``link_die`` die edges apart (made once
