@@ -13,7 +13,6 @@ hidden checkers included); a stack is one colour, so its checkers take the
 colour most of them show (see ``one_colour``).
 """
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -172,20 +171,6 @@ class CountConfig:
     and won one, as ``tall_gap`` on presumed totals did before.  On those 620 fields 6 to
     12 read the same (three boards right, none lost), 3 misses the one eleven read five;
     6, the least that keeps all three, is taken.  0: off."""
-    tray_blind: float = 12.0
-    """A tray that shows none of a side's colour says nothing of that side (no fifteen on
-    the board for it, :func:`_sure_totals`; no fifteen less the tray's for a side that
-    may be bearing off) when the side's checkers' faces lie within this of the tray's
-    floor (Lab, lightness halved as in the tray's colour test; the median of the side's
-    circles, and :attr:`.tray.TrayReading.floor`): a lone checker of it borne off would
-    not show.  A black checker on the black floor of a tournament board's tray (fresh
-    tune pipeline seed 62, scene 566: the tray read empty, black taken as fifteen, a row
-    of five given one more).  On the tune trays (checker bench seeds 62-64, pipeline
-    seeds 62-63) black faces lie 1-4 from a black floor (the medians by set 2.7-3.4),
-    20-48 from the darkened blue and green floors the next nearest; 12 lies
-    between (25, the tray's own colour threshold, took a dark blue floor for blind and
-    lost a board the sure total had read right: checker bench tune seed 62, scene 296).
-    0: off."""
     spread_off: bool = True
     """A side spread over the board (or on the bar) whose colour the tray shows, as the
     stacks orient its blocks, may have been hit after it began bearing off: its total on
@@ -221,8 +206,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
                    size: tuple[int, int], config: CountConfig | None = None,
                    radius: float | None = None, on_board: Counts | None = None,
                    off: TrayReading | None = None, turnable: bool = False,
-                   lean: list[float] | None = None, face: Lab | None = None,
-                   colours: Sequence[Lab] | None = None) -> CheckerCount:
+                   lean: list[float] | None = None, face: Lab | None = None) -> CheckerCount:
     """Counts per physical point and on the bar, from circles in a rectified field image.
 
     ``size`` is the rectified image's (width, height); ``radius`` the expected checker
@@ -238,8 +222,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
     red face), and the tray's counts may turn them (see ``config.tray_tolerance``).
     ``lean``: per circle, how far its colour leans to light (see ``config.tie_lean``).
     ``face``: the circles' median colour, compared with the tray's blocks when
-    ``turnable`` (see ``config.tray_face``).  ``colours``: per circle, its Lab colour
-    (see ``config.tray_blind``).
+    ``turnable`` (see ``config.tray_face``).
     """
     config = config or CountConfig()
     if radius is None:
@@ -250,12 +233,9 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         light = [f for f, k in zip(light, keep, strict=True) if k]
         if lean is not None:
             lean = [v for v, k in zip(lean, keep, strict=True) if k]
-        if colours is not None:
-            colours = [v for v, k in zip(colours, keep, strict=True) if k]
     if not config.tie_lean:
         lean = None
-    result = _count(circles, light, profile, size, config, radius, on_board, off, lean,
-                    colours)
+    result = _count(circles, light, profile, size, config, radius, on_board, off, lean)
     if not (turnable and on_board is None and off is not None and light
             and len(set(light)) == 1):
         return result
@@ -267,7 +247,7 @@ def count_checkers(circles: list[Circle], light: list[bool], profile: BoardProfi
         turn = said != light[0]
     if turn:
         return _count(circles, [not f for f in light], profile, size, config, radius, None,
-                      off, None if lean is None else [-v for v in lean], colours)
+                      off, None if lean is None else [-v for v in lean])
     return result
 
 
@@ -309,8 +289,7 @@ def _tray_says_other(result: CheckerCount, off: Counts, tolerance: int) -> bool:
 def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
            size: tuple[int, int], config: CountConfig, radius: float,
            on_board: Counts | None, off: TrayReading | None,
-           lean: list[float] | None = None,
-           colours: Sequence[Lab] | None = None) -> CheckerCount:
+           lean: list[float] | None = None) -> CheckerCount:
     """:func:`count_checkers` after the strays are left out."""
     width, height = size
     where = assign(circles, light, profile, size, config)
@@ -363,26 +342,17 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
             ranges = presumed_ranges(stacks, bar, tray, guess, config.tray_spread,
                                      config.spread_off)
             wanted = _within(stacks, bar, ranges)
-    blind = _tray_blind(light, colours, off, config)
-    if tray is not None and wanted is not None and not isinstance(wanted, Counts) \
-            and any(blind):
-        # A side the tray cannot show, read as none there, may have one borne off unseen:
-        # unless spread over the board, its total is not known.
-        spread = presumed_on_board(stacks, bar, None)
-        wanted = (None if blind[0] and not tray.light and spread[0] is None else wanted[0],
-                  None if blind[1] and not tray.dark and spread[1] is None else wanted[1])
     totals = known_totals(stacks, bar, wanted, config.stacks, presumed=on_board is None) \
         if wanted is not None else {}
     if config.stacks.lone_room > 0 and (config.presume_totals or on_board is not None):
         totals = _lone_room(stacks, bar, totals, on_board if on_board is not None
-                            else _sure_totals(stacks, bar, tray, blind),
-                            config.stacks.lone_room)
+                            else _sure_totals(stacks, bar, tray), config.stacks.lone_room)
     if config.tall_gap > 0 and on_board is not None:
         totals = _tall_gap(stacks, bar, totals, (on_board.light, on_board.dark), config,
                            config.tall_gap)
     if config.sure_gap > 0 and on_board is None and tray is not None:
-        totals = _tall_gap(stacks, bar, totals, _sure_totals(stacks, bar, tray, blind),
-                           config, config.sure_gap)
+        totals = _tall_gap(stacks, bar, totals, _sure_totals(stacks, bar, tray), config,
+                           config.sure_gap)
     points = [[0, 0] for _ in range(24)]
     for point, (stack, colour) in stacks.items():
         chain = members[point]
@@ -415,39 +385,16 @@ def _count(circles: list[Circle], light: list[bool], profile: BoardProfile,
 
 
 def _sure_totals(stacks: dict[int, tuple[Stack, bool]], bar: list[int],
-                 tray: Counts | None,
-                 blind: tuple[bool, bool] = (False, False)) -> tuple[int | None, int | None]:
+                 tray: Counts | None) -> tuple[int | None, int | None]:
     """The totals on the board the rules leave no doubt of: fifteen for a side spread over
     two quarters or more, or on the bar, unless the tray in view (its blocks' colours as
     the stacks orient them, ``tray``) shows checkers of its colour: it may have been hit
     after it began bearing off (checker bench tune seed 71, scene 55: two in the tray,
-    thirteen on the board).  None where they leave doubt, or where the tray could not
-    show a checker of the side (``blind``, see ``CountConfig.tray_blind``)."""
+    thirteen on the board).  None where they leave doubt."""
     spread = presumed_on_board(stacks, bar, None)
     if tray is None:
         return spread
-    return (None if tray.light or blind[0] else spread[0],
-            None if tray.dark or blind[1] else spread[1])
-
-
-def _tray_blind(light: list[bool], colours: Sequence[Lab] | None, off: TrayReading | None,
-                config: CountConfig) -> tuple[bool, bool]:
-    """Per side (light, dark), whether its checkers' faces (the median colour of its
-    circles) lie within ``config.tray_blind`` of the tray's floor: a lone checker of it in
-    the tray would not show."""
-    if config.tray_blind <= 0.0 or colours is None or off is None or off.floor is None:
-        return False, False
-    weights = np.array([0.5, 1.0, 1.0])
-    floor = np.array(off.floor)
-    out = []
-    for side in (True, False):
-        faces = [c for c, f in zip(colours, light, strict=True) if f == side]
-        if not faces:
-            out.append(False)
-            continue
-        face = np.median(np.array(faces, dtype=np.float64), axis=0)
-        out.append(bool(np.linalg.norm((face - floor) * weights) < config.tray_blind))
-    return out[0], out[1]
+    return (None if tray.light else spread[0], None if tray.dark else spread[1])
 
 
 def _lone_room(stacks: dict[int, tuple[Stack, bool]], bar: list[int],

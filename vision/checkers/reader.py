@@ -82,7 +82,7 @@ class CheckerEvidence:
         """The counts (see :func:`read_checkers` for ``on_board`` and ``off``)."""
         return count_checkers(self.circles, self.light, self.profile, self.size,
                               self.config.count, self.radius, on_board, off, self.turnable,
-                              self.lean, self.face, self.colours or None)
+                              self.lean, self.face)
 
     def without_dice(self, dice: list[tuple[float, float]]) -> "CheckerEvidence | None":
         """The evidence without the circles that are dice (see :mod:`.dice_circles`), or

@@ -169,10 +169,6 @@ class TrayReading:
     dark (None: no block), as the tray shows them (mostly the slabs' edges): a board of
     one colour compares its faces with them (see ``CountConfig.tray_face``).  Not part of
     a reading's equality: the counts and how they were measured are."""
-    floor: Lab | None = field(default=None, compare=False)
-    """The median Lab colour of the tray's floor (its middle rows, ``TrayConfig.floor``): a
-    side whose checkers' faces lie near it may have a lone checker there unseen (see
-    ``CountConfig.tray_blind``).  Not part of a reading's equality."""
 
     def __post_init__(self) -> None:
         if not self.measured and self.thickness is None:
@@ -240,8 +236,7 @@ def read_tray_reading(tray: Image, profile: BoardProfile, *,
     lower = _median_colour(rows_lab[height - bottom:]) if n_bottom else None
     upper = _median_colour(rows_lab[:top]) if n_top else None
     colours = (lower, upper) if light_bottom else (upper, lower)
-    return TrayReading(counts, bool(periods), thickness, colours,
-                       (float(floor[0]), float(floor[1]), float(floor[2])))
+    return TrayReading(counts, bool(periods), thickness, colours)
 
 
 def _median_colour(rows: Floats) -> Lab:
