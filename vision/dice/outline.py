@@ -133,9 +133,10 @@ class OutlineConfig:
     what lies past its ends (a point's thin outline crossing) lies anywhere.  None for
     no such test (the default: not yet checked on the whole pipeline).  0.05 with
     ``ends_shift`` 0.15 on the cocked-die scenes read as the pipeline reads them (tuned
-    styles, real support): tune seeds 64-67 nothing changed (cocked 290/320, flat 2/276,
-    partial runs), fresh seeds 82-85 cocked 286 -> 288 of 318 (83/85 and 84/93, sixes
-    cocked 15-19 degrees), flat 2/258 both, as if supported 15/258 both; it recovers tune
+    styles, real support, 120 scenes a seed): tune seeds 64-67 nothing changed (cocked
+    312/345, flat 2/298, as if supported 17/298), fresh seeds 82-85 cocked 316 -> 318 of
+    351 (83/85 and 84/93, sixes cocked 15-19 degrees), flat 2/288 and as if supported
+    16/288 both; it recovers tune
     seed 76/97's cocked six too (doc: round thirteen)."""
 
     def __post_init__(self) -> None:
