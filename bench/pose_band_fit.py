@@ -36,10 +36,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.dice_pose_accuracy import ANY_SUPPORT, live_mask
-from bench.pose_cue_fit import REPORT_SEEDS, fit_logistic
-from bench.vision_accuracy import HELD_OUT
-from vision.dice.board import BoardDiceConfig, read_board_dice_details
+from bench.pose_cue_fit import REPORT_SEEDS, fit_logistic, pipeline_dice
+from vision.dice.board import BoardDiceConfig
 from vision.dice.tipped import (
     FEATURES_PER_OFFSET,
     OFFSETS,
@@ -48,57 +46,26 @@ from vision.dice.tipped import (
     band_features,
     band_score,
 )
-from vision.rectify import FieldMap
-from vision.synth.generate import random_scene
-from vision.synth.render import render
 
 Row = dict[str, object]
 
 
 def collect(seed: int, n: int, out: Path) -> None:
     """Render and read ``n`` scenes of ``seed``, writing every die found (JSON lines)."""
-    if seed in REPORT_SEEDS:
-        raise SystemExit("seeds 8 and 9 are the report seeds: not for fitting")
-    rng = np.random.default_rng(seed)
-    base = BoardDiceConfig()
-    measured = replace(base, pose=replace(base.pose, measure_cues=True, band=None))
-    configs = {"support": measured,
-               "any": replace(measured, pose=replace(measured.pose, support=ANY_SUPPORT))}
+    base = BoardDiceConfig().pose
+    pose = replace(base, measure_cues=True, band=None)
     with out.open("w") as stream:
-        for index in range(n):
-            scene = random_scene(rng, dice=2, cocked=True)
-            if scene.style.board.name in HELD_OUT or scene.style.checkers.name in HELD_OUT:
-                continue  # never rendered: the held-out styles are not fitted on
-            frame, truth = render(scene)
-            corners = truth.observation.corners
-            if corners is None:
-                continue
-            big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-            field_map = FieldMap.from_corners(corners)
-            mask = live_mask(frame, corners, scene)
-            placements = list(scene.dice)
-            for support, config in configs.items():
-                dice = read_board_dice_details(frame, field_map, scene.profile, hires=big,
-                                               scale=2.0, checker_mask=mask, config=config)
-                for die, visible in zip(truth.observation.dice, truth.dice_visible,
-                                        strict=True):
-                    if visible < 0.9:
-                        continue
-                    near = [d for d in dice if math.dist(d.die.center, die.center) <= 15.0]
-                    if not near:
-                        continue
-                    u, v = field_map.field_point(die.center)
-                    placement = min(placements, key=lambda d: math.hypot(d.u - u, d.v - v))
-                    bands = near[0].bands
-                    stream.write(json.dumps({
-                        "seed": seed, "index": index, "support": support,
-                        "value": die.value, "read": near[0].die.value,
-                        "tilt": 0.0 if die.flat else placement.tilt_deg,
-                        "dice": scene.style.dice.name, "board": scene.style.board.name,
-                        "bounds_flat": near[0].die.flat, "reasons": list(near[0].reasons),
-                        "bands": None if bands is None else [
-                            {"levels": list(b.levels), "allowance": b.allowance,
-                             "away": b.away, "colours": b.colours} for b in bands]}) + "\n")
+        for index, scene, support, die, read, placement in pipeline_dice(seed, n, pose):
+            bands = read.bands
+            stream.write(json.dumps({
+                "seed": seed, "index": index, "support": support,
+                "value": die.value, "read": read.die.value,
+                "tilt": 0.0 if die.flat else placement.tilt_deg,
+                "dice": scene.style.dice.name, "board": scene.style.board.name,
+                "bounds_flat": read.die.flat, "reasons": list(read.reasons),
+                "bands": None if bands is None else [
+                    {"levels": list(b.levels), "allowance": b.allowance,
+                     "away": b.away, "colours": b.colours} for b in bands]}) + "\n")
             stream.flush()
 
 

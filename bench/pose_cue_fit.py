@@ -36,6 +36,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -45,56 +46,70 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.dice_pose_accuracy import ANY_SUPPORT, live_mask
 from bench.vision_accuracy import HELD_OUT
-from vision.dice.board import BoardDiceConfig, read_board_dice_details
+from vision.dice.board import BoardDiceConfig, BoardDie, read_board_dice_details
 from vision.dice.pose import CUES, CueScoreConfig, PoseConfig
+from vision.observation import Die
 from vision.rectify import FieldMap
 from vision.synth.generate import random_scene
 from vision.synth.render import render
+from vision.synth.scene import DiePlacement, Scene
 
 REPORT_SEEDS = (8, 9)
 
 
-def collect(seed: int, n: int, mix: bool, out: Path) -> None:
-    """Render and read ``n`` scenes of ``seed``, writing every die found (JSON lines)."""
+def pipeline_dice(seed: int, n: int, pose: PoseConfig, mix: bool = False
+                  ) -> Iterator[tuple[int, Scene, str, Die, BoardDie, DiePlacement]]:
+    """Render ``n`` scenes of ``seed`` (held-out styles skipped before rendering) and read
+    their dice as the pipeline does, with ``pose`` and, as ``"any"``, with ``pose`` as if
+    every die had support: (scene index, scene, ``"support"`` or ``"any"``, the truth
+    die, the reading found within 15 pixels of it, its placement), for every truth die at
+    least 90 % visible that was found.  Shared by this bench's and ``pose_band_fit``'s
+    ``collect``."""
     if seed in REPORT_SEEDS:
         raise SystemExit("seeds 8 and 9 are the report seeds: not for fitting")
     rng = np.random.default_rng(seed)
-    base = BoardDiceConfig()
-    measured = replace(base, pose=replace(base.pose, cue_score=None, measure_cues=True))
+    measured = replace(BoardDiceConfig(), pose=pose)
     configs = {"support": measured,
-               "any": replace(measured, pose=replace(measured.pose, support=ANY_SUPPORT))}
+               "any": replace(measured, pose=replace(pose, support=ANY_SUPPORT))}
+    for index in range(n):
+        scene = random_scene(rng) if mix else random_scene(rng, dice=2, cocked=True)
+        if scene.style.board.name in HELD_OUT or scene.style.checkers.name in HELD_OUT:
+            continue  # never rendered: the held-out styles are not fitted on
+        frame, truth = render(scene)
+        corners = truth.observation.corners
+        if corners is None:
+            continue
+        big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
+        field_map = FieldMap.from_corners(corners)
+        mask = live_mask(frame, corners, scene)
+        placements = list(scene.dice)
+        for support, config in configs.items():
+            dice = read_board_dice_details(frame, field_map, scene.profile, hires=big,
+                                           scale=2.0, checker_mask=mask, config=config)
+            for die, visible in zip(truth.observation.dice, truth.dice_visible, strict=True):
+                if visible < 0.9:
+                    continue
+                near = [d for d in dice if math.dist(d.die.center, die.center) <= 15.0]
+                if not near:
+                    continue
+                u, v = field_map.field_point(die.center)
+                placement = min(placements, key=lambda d: math.hypot(d.u - u, d.v - v))
+                yield index, scene, support, die, near[0], placement
+
+
+def collect(seed: int, n: int, mix: bool, out: Path) -> None:
+    """Render and read ``n`` scenes of ``seed``, writing every die found (JSON lines)."""
+    base = BoardDiceConfig().pose
+    pose = replace(base, cue_score=None, measure_cues=True)
     with out.open("w") as stream:
-        for index in range(n):
-            scene = random_scene(rng) if mix else random_scene(rng, dice=2, cocked=True)
-            if scene.style.board.name in HELD_OUT or scene.style.checkers.name in HELD_OUT:
-                continue  # never rendered: the held-out styles are not fitted on
-            frame, truth = render(scene)
-            corners = truth.observation.corners
-            if corners is None:
-                continue
-            big, _ = render(scene, (frame.shape[1] * 2, frame.shape[0] * 2))
-            field_map = FieldMap.from_corners(corners)
-            mask = live_mask(frame, corners, scene)
-            placements = list(scene.dice)
-            for support, config in configs.items():
-                dice = read_board_dice_details(frame, field_map, scene.profile, hires=big,
-                                               scale=2.0, checker_mask=mask, config=config)
-                for die, visible in zip(truth.observation.dice, truth.dice_visible,
-                                        strict=True):
-                    if visible < 0.9:
-                        continue
-                    near = [d for d in dice if math.dist(d.die.center, die.center) <= 15.0]
-                    if not near:
-                        continue
-                    u, v = field_map.field_point(die.center)
-                    placement = min(placements, key=lambda d: math.hypot(d.u - u, d.v - v))
-                    stream.write(json.dumps({
-                        "seed": seed, "index": index, "support": support,
-                        "value": die.value, "read": near[0].die.value,
-                        "tilt": 0.0 if die.flat else placement.tilt_deg,
-                        "dice": scene.style.dice.name,
-                        "bounds_flat": near[0].die.flat, "reasons": list(near[0].reasons),
-                        "cues": None if near[0].cues is None else list(near[0].cues)}) + "\n")
+        for index, scene, support, die, read, placement in pipeline_dice(seed, n, pose, mix):
+            stream.write(json.dumps({
+                "seed": seed, "index": index, "support": support,
+                "value": die.value, "read": read.die.value,
+                "tilt": 0.0 if die.flat else placement.tilt_deg,
+                "dice": scene.style.dice.name,
+                "bounds_flat": read.die.flat, "reasons": list(read.reasons),
+                "cues": None if read.cues is None else list(read.cues)}) + "\n")
             stream.flush()
 
 
