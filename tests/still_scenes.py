@@ -6,7 +6,7 @@ Tests that pin a die a bench once missed take the scene (or, for the cocked-die 
 under test.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -64,3 +64,15 @@ def cocked_scene(seed: int, index: int) -> StillScene:
     for _ in range(index):
         random_scene(rng, dice=2, cocked=True)
     return still_scene(random_scene(rng, dice=2, cocked=True))
+
+
+def live_cocked_scene(seed: int, index: int) -> StillScene:
+    """:func:`cocked_scene` read with the checker mask the pipeline draws from the
+    checkers it finds (as ``bench/dice_pose_accuracy.py --live-mask`` and the pose-fit
+    benches read it), not the truth's."""
+    from bench.dice_pose_accuracy import live_mask
+
+    shot = cocked_scene(seed, index)
+    corners = shot.truth.observation.corners
+    assert corners is not None
+    return replace(shot, checker_mask=live_mask(shot.frame, corners, shot.scene))

@@ -7,17 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from bench.dice_pose_accuracy import live_mask
-from tests.still_scenes import StillScene, cocked_scene
+from tests.still_scenes import live_cocked_scene
 from vision.dice.board import BoardDiceConfig
 from vision.errors import ConfigError
-
-
-def _live(seed: int, index: int) -> StillScene:
-    shot = cocked_scene(seed, index)
-    corners = shot.truth.observation.corners
-    assert corners is not None
-    return replace(shot, checker_mask=live_mask(shot.frame, corners, shot.scene))
 
 
 def test_a_cocked_six_whose_face_ends_by_a_points_outline() -> None:
@@ -25,7 +17,7 @@ def test_a_cocked_six_whose_face_ends_by_a_points_outline() -> None:
     # pipeline reads them): a match-light six cocked 17 degrees whose tipped-up face ends
     # where a point's thin light outline crosses near both ends of the side; ends_shift
     # took those crossings for the edge going on.  Flat without the line test.
-    shot = _live(76, 97)
+    shot = live_cocked_scene(76, 97)
     base = BoardDiceConfig()
     for line, cocked_read in ((None, False), (0.05, True)):
         config = replace(base, pose=replace(base.pose, outline=replace(

@@ -9,8 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.dice_pose_accuracy import live_mask
-from tests.still_scenes import StillScene, cocked_scene
+from tests.still_scenes import live_cocked_scene
 from tests.test_dice_outline import RIGHT_NADIR, read, window
 from vision.dice.board import BoardDiceConfig
 from vision.dice.outline import OutlineConfig
@@ -57,19 +56,13 @@ def test_a_tipped_up_face_is_still_found() -> None:
         assert not flat and any("outline" in r for r in reasons)
 
 
-def _live(seed: int, index: int) -> StillScene:
-    shot = cocked_scene(seed, index)
-    corners = shot.truth.observation.corners
-    assert corners is not None
-    return replace(shot, checker_mask=live_mask(shot.frame, corners, shot.scene))
-
 
 def test_a_flat_die_by_a_points_edge_of_a_tune_seed() -> None:
     # tune seed 67, scene 99 (bench/dice_pose_accuracy.py's cocked-die scenes, read as the
     # pipeline reads them): a flat match-dark two beside a light point, leaning (its
     # support's direction) on a checker to its left; the point's right edge 1.1 die edges
     # out at a slant was its tipped-up face's outline.  The cocked four stays cocked.
-    shot = _live(67, 99)
+    shot = live_cocked_scene(67, 99)
     base = BoardDiceConfig()
     before = replace(base, pose=replace(base.pose, outline=OutlineConfig(ends_shift=0.0)))
     for config, flat_read in ((before, False), (base, True)):

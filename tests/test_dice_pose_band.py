@@ -9,8 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.dice_pose_accuracy import live_mask
-from tests.still_scenes import StillScene, cocked_scene
+from tests.still_scenes import live_cocked_scene
 from vision.dice.board import BoardDiceConfig
 from vision.dice.faces import Face
 from vision.dice.pips import find_pips
@@ -115,21 +114,13 @@ def test_a_model_of_the_wrong_length_is_refused() -> None:
         BandModelConfig(weights=(1.0, 2.0), bias=0.0, threshold=0.0)
 
 
-def _live(seed: int, index: int) -> StillScene:
-    """Tune seed ``seed``'s ``index``-th cocked-die scene read with the checker mask the
-    pipeline draws from the checkers it finds (as bench/pose_band_fit.py reads it)."""
-    shot = cocked_scene(seed, index)
-    corners = shot.truth.observation.corners
-    assert corners is not None
-    return replace(shot, checker_mask=live_mask(shot.frame, corners, shot.scene))
-
 
 def test_a_cocked_die_of_a_tune_seed_every_other_cue_reads_flat() -> None:
     # tune seed 65 (a check seed of the fit, never fitted on), scene 71: a match-dark
     # three cocked 17 degrees against a dark checker, its tipped-up face a dark band on
     # a light point, cocked by the fitted model (off by default); the other die, a flat
     # three, stays flat
-    shot = _live(65, 71)
+    shot = live_cocked_scene(65, 71)
     cocked = shot.cocked()
     assert len(cocked) == 1 and cocked[0].value == 3
     flat = [d for d in shot.truth.observation.dice if d.flat]
