@@ -62,6 +62,18 @@ class ColourConfig:
     it the faces are plainly white or black, whatever the tray shows (the tray sees the
     checkers' edges, which on rimmed sets are the other shade).  On the tune renders the
     red faces read 83-146, the white and black ones over 175 and under 80."""
+    weak_chroma: float = 30.0
+    """With one colour only, faces whose median colour lies at least this far from grey
+    (Lab a, b on OpenCV's 8-bit scale, grey at 128) are a weak guess too, whatever their
+    lightness: a coloured face is neither plainly white nor plainly black.  A red-black
+    set's red read 79 and 80 in lightness under a dim light (checker bench tune seeds 90,
+    scene 115, and 92, scene 250: the red side alone on the board, the black fifteen in
+    the tray), under ``weak_guess``, and was taken for the dark side with the tray saying
+    otherwise.  On the tune renders (checker bench seeds 90-93, 1,200 scenes, each side's
+    median face a scene) white and black faces stood at most 20 from grey (marbled white
+    19.9, the other whites 18.4, the blacks 4.5), red faces 42.5-88.5 (lightness 60-140),
+    the marbled set's brown 19.2-41.6: 30 lies between the plain faces' most and the red
+    faces' least.  0: lightness alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +185,17 @@ def colour_leans(colours: list[Lab], light: list[bool], model: ColourModel | Non
 def weak_guess(colours: list[Lab], light: list[bool],
                config: ColourConfig | None = None) -> bool:
     """Whether circles all of one colour (``light`` as :func:`split_colours` gave it, no
-    model) were told light or dark by a lightness that says little (see
-    ``ColourConfig.weak_guess``)."""
+    model) were told light or dark by a lightness that says little: a lightness between
+    plain black and plain white, or a coloured face (see ``ColourConfig.weak_guess`` and
+    ``weak_chroma``)."""
     config = config or ColourConfig()
     if not colours or len(set(light)) != 1:
         return False
-    median = float(np.median([c[0] for c in colours]))
-    return config.weak_guess[0] < median < config.weak_guess[1]
+    median = np.median(np.array(colours, dtype=np.float64), axis=0)
+    if config.weak_guess[0] < float(median[0]) < config.weak_guess[1]:
+        return True
+    chroma = float(np.hypot(median[1] - 128.0, median[2] - 128.0))
+    return config.weak_chroma > 0.0 and chroma >= config.weak_chroma
 
 
 def median_colour(colours: list[Lab]) -> Lab | None:
