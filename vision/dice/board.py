@@ -27,7 +27,7 @@ from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends, same_c
 from vision.dice.faces import Face, FaceConfig
 from vision.dice.pips import PipConfig, PipSearch, Polarity, find_pips
 from vision.dice.pose import PoseConfig, assess, calibrated_height
-from vision.dice.propose import ProposeConfig, Window, blobs, windows
+from vision.dice.propose import Blob, ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
 from vision.dice.support import lean_directions
 from vision.dice.tipped import BandProfile
@@ -202,6 +202,19 @@ class BoardDiceConfig:
     4.7 and 5.1 ms before, 5.1 and 5.6 after; real frames 8.6 and 9.6, 11.2 and 10.3),
     while a settled throw is read from a still anyway (:mod:`vision.stills`); from the
     frame it found 446 -> 462 of 484 dice on the tune seeds, no false die more."""
+    bar_blobs: float | None = 0.75
+    """The quick look's blobs on the bar's middle, within this fraction of its half-width
+    of its centre line and between the field's long edges, are not proposed (no window is
+    read for them), None for all proposed.  There lie the hinges of a folding board,
+    whose screws are dark round blobs on the metal plate's even face: every real
+    tournament frame opened one or two windows for them (the screws measured 0.05-0.63 of
+    the half-width from the centre line; the renderer's hinge screws lie on it), each read
+    in full and refused (on the real frames about 1.8 ms a window, the largest part of the
+    dice stage's cost over the renders'; on renders read as ones and dropped by
+    ``bar_ones``).  A die's pips lie there only when the die lies on the bar, which the
+    referee calls off the field; a die leaning against the bar keeps its other blobs
+    (proposed alone, a blob opens a window of ``ProposeConfig.margin`` around it, and
+    the window reads every pip in it)."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -247,8 +260,8 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     # still: read from the frame, fainter blobs added hinge screws read as twos (renders,
     # tuned styles: 3 false dice in 171 frames) for 3 dice found
     propose = config.propose if hires is not None else config.propose.for_frame()
-    found_blobs = blobs(frame, field_map, config.die_size, config.field_margin, propose,
-                        checker_mask)
+    found_blobs = _off_the_bar(blobs(frame, field_map, config.die_size, config.field_margin,
+                                     propose, checker_mask), profile, config)
     faces: list[tuple[Face, npt.NDArray[np.uint8], tuple[float, float],
                       tuple[float, float], BoardDiceConfig, int, Image | None]] = []
     sizes = [config]
@@ -299,6 +312,15 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
                 found.append(die)
         faces = kept
     return sorted(found, key=lambda d: d.field_uv)
+
+
+def _off_the_bar(found: list[Blob], profile: BoardProfile,
+                 config: BoardDiceConfig) -> list[Blob]:
+    """``found`` less the blobs on the bar's middle (:attr:`BoardDiceConfig.bar_blobs`)."""
+    if config.bar_blobs is None:
+        return found
+    reach = config.bar_blobs * profile.bar_width / 2.0
+    return [b for b in found if not (abs(b.u - 0.5) <= reach and 0.0 <= b.v <= 1.0)]
 
 
 def _board_die(face: Face, gray: npt.NDArray[np.uint8], uv: tuple[float, float],
