@@ -113,8 +113,9 @@ def measure(frames: list[Frame]) -> Clock:
         clock.time("occlusion", detect_occlusion, frame, fm, profile, checkers)
         mask = checker_mask(checkers, fm, frame.shape)
         clock.time("dice", read_board_dice, frame, fm, profile, checker_mask=mask)
+        cube = find_cube(frame, fm, profile)  # the off-field stage is given it, as read does
         clock.time("dice off field", read_off_field_dice, frame, fm, profile,
-                   checker_mask=mask)
+                   checker_mask=mask, cube=cube)
         clock.time("cube", find_cube, frame, fm, profile)
     return clock
 

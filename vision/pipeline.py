@@ -173,7 +173,7 @@ class BoardReader:
                                 checker_mask=mask, config=cfg.dice)
         beyond = read_off_field_dice(frame, field_map, profile, hires=hires, scale=scale,
                                      checker_mask=mask, config=cfg.off_field,
-                                     board_config=cfg.dice)
+                                     board_config=cfg.dice, cube=cube)
         return merge_off_field(board, beyond, field_map, cube=cube, config=cfg.off_field,
                                die_size=cfg.dice.die_size)
 

@@ -91,6 +91,19 @@ class OffFieldConfig:
     (renders: a cube showing 32 on the rail read as a two).  The cube is 1.7 dice wide:
     its face reaches 0.85 die edges from its centre, a die's centre lies at least 1.35
     from it when touching it."""
+    cube_blobs: float | None = 1.5
+    """With the cube given (:func:`read_off_field_dice`): the quick look's blobs within
+    this many die edges of the cube's centre are its marks and open no window, None for
+    all proposed.  Whatever a window there would find, :func:`merge_off_field` drops
+    within ``cube_reach``; but its marks opened a window every frame the cube lay on a
+    rail (every real tournament frame: the cube's logo, 0.3 die edges from its centre,
+    and its side face, 1.45, a window of about 1.5 ms read in full for nothing).  The
+    cube's top face reaches 0.85 die edges from its centre (1.2 at the corners), and
+    its side faces show toward the point under the camera by up to about a third of its
+    height (1.7 dice) more, 0.6, from a camera 70-110 cm over a board's edge.  A die
+    touching the cube has its centre 1.35 or more from the cube's, and its far pips
+    past 1.5: they still open its window (its window then read without the cube's
+    marks); a one touching the cube, its pip at its centre, can be lost."""
     propose: ProposeConfig = field(default_factory=lambda: ProposeConfig(
         max_ring_spread=0.35).for_frame())
     """The quick look on the band: the face around a pip may be less even than on the
@@ -115,6 +128,8 @@ class OffFieldConfig:
             raise ConfigError("dice off the field: size_tolerance between 0 and 1")
         if not 0.0 < self.main_pips <= 1.0:
             raise ConfigError("dice off the field: main_pips between 0 and 1")
+        if self.cube_blobs is not None and not 0.0 < self.cube_blobs <= 3.0:
+            raise ConfigError("dice off the field: cube_blobs between 0 and 3 die edges")
         if not 0.0 < self.same_die <= 2.0:
             raise ConfigError("dice off the field: same_die between 0 and 2 die edges")
 
@@ -195,12 +210,14 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
                         hires: Image | None = None, scale: float = 1.0,
                         checker_mask: npt.NDArray[np.generic] | None = None,
                         config: OffFieldConfig = OffFieldConfig(),
-                        board_config: BoardDiceConfig | None = None) -> tuple[Die, ...]:
+                        board_config: BoardDiceConfig | None = None,
+                        cube: Cube | None = None) -> tuple[Die, ...]:
     """Every die in the band around the field whose centre lies off the field (past
     ``config.edge``): value, centre and box in the pixels of ``frame``.
     ``hires``/``scale``: a higher-resolution capture of the same view to read them from,
     as the board stage does.  ``board_config``: the board stage's
-    settings (die size, pip sizes, the quick look), shared so both read dice alike."""
+    settings (die size, pip sizes, the quick look), shared so both read dice alike.
+    ``cube``: the cube in ``frame``, whose marks open no window (``config.cube_blobs``)."""
     board = board_config or BoardDiceConfig()
     if not config.enabled:
         return ()
@@ -209,6 +226,7 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
     for low, high in _strips(band):
         found_blobs.extend(_strip_blobs(frame, field_map, low, high, board, config.propose,
                                         checker_mask))
+    found_blobs = _off_the_cube(found_blobs, field_map, cube, board.die_size, config)
     if not found_blobs:
         return ()
     source, source_map = _source(frame, field_map, hires, scale)
@@ -237,6 +255,18 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
             kept.append((Die(None if face.unsure else face.value, centre, True, False, None, box),
                          (u, v), face.value))
     return _one_each(kept, board.die_size * config.same_die)
+
+
+def _off_the_cube(found: list[Blob], field_map: FieldMap, cube: Cube | None,
+                  die_size: float, config: OffFieldConfig) -> list[Blob]:
+    """``found`` less the blobs on the cube (:attr:`OffFieldConfig.cube_blobs`; a die edge
+    measured as :func:`merge_off_field` measures it)."""
+    if cube is None or config.cube_blobs is None or not found:
+        return found
+    width = math.dist(field_map.image_point(0.0, 0.5), field_map.image_point(1.0, 0.5))
+    reach = config.cube_blobs * die_size * width
+    return [b for b in found
+            if math.dist(field_map.image_point(b.u, b.v), cube.center) > reach]
 
 
 def _strips(band: Band) -> list[tuple[tuple[float, float], tuple[float, float]]]:
