@@ -264,3 +264,41 @@ def test_stills_without_dice_can_be_turned_off() -> None:
     seen = _run(film, stills, camera, 6)
     assert film.stills == 0
     assert all(_values(o) == [] for o in seen)
+
+
+class HandLingers(FrameMissesDice):
+    """As :class:`FrameMissesDice`, and the frames numbered in ``occluded`` are reported
+    occluded (the occlusion stage still calling the frame after a throw a hand)."""
+
+    def __init__(self, *args: object, occluded: set[int], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.occluded_frames = occluded
+        self.seq = -1
+
+    def read(self, frame: np.ndarray, *, t: float | None = None,
+             still: Still | None = None) -> Observation:
+        self.seq += 1
+        observation = super().read(frame, t=t, still=still)
+        if self.seq in self.occluded_frames:
+            observation = replace(observation, occluded=True)
+        return observation
+
+
+def test_a_throw_made_under_a_hand_ends_a_bare_boards_still() -> None:
+    # The bare board settles and gets a still (no die). The dice land while the frame is
+    # called occluded; the next frame is the same picture, so the gate sees no motion in
+    # any unoccluded frame. The throw must still get a still of its own, and its dice be
+    # reported.
+    scene = _scene(2)
+    bare = replace(scene, dice=())
+    film = Film((0, bare), (6, scene))
+    camera = SyntheticCamera(film, fps=10)
+    camera.open()
+    seeing = _reader(scene)
+    reader = HandLingers(seeing.config, seeing.calibration, stream=True, occluded={6})
+    stills = DiceStills(reader, camera.capture_high_res, StillConfig(settle_frames=2))
+    seen = _run(film, stills, camera, 12)
+    assert [_values(o) for o in seen[:6]] == [[]] * 6
+    assert seen[6].occluded
+    assert film.stills == 2
+    assert _values(seen[-1]) == sorted(d.value for d in scene.dice)

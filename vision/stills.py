@@ -115,12 +115,15 @@ class DiceStills:
         else:
             self._quiet += 1
         seen = _all_dice(observation)
+        if self._asked_for == () and self.reader.moved:
+            # A still taken with no die in the frame has nothing the frame can recognise
+            # it by: any motion ends its reading, motion under a hand too (a throw whose
+            # last moving frame the occlusion stage still called occluded left the next,
+            # unoccluded frame unmoved, and the new dice, missed by the frame, never got
+            # a still: seed 17 of the referee streams lost nine rolls so).
+            self._asked_for, self._still_dice = None, None
         if self.reader.fresh and not observation.occluded:
-            if self._asked_for == () and self.reader.moved:
-                # A still taken with no die in the frame has nothing the frame can
-                # recognise it by: any motion ends its reading.
-                self._asked_for, self._still_dice = None, None
-            elif self._asked_for is not None and not self._same(seen, self._asked_for):
+            if self._asked_for is not None and not self._same(seen, self._asked_for):
                 # Other dice (picked up, thrown again, moved): their own still, once settled.
                 self._asked_for, self._still_dice = None, None
             elif self._still_dice is not None:
