@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/dice_pose_accuracy.py [--n N] [--seed S] [--mix]
         [--still-scale X] [--default-size] [--any-support] [--live-mask] [--dump DIR]
+        [--causes]
 
 Renders ``N`` scenes with two dice, the first cocked (``random_scene(rng,
 dice=2, cocked=True)``: tilted 15-35 degrees against a checker, 12-35 against
@@ -36,6 +37,15 @@ flat die called cocked, named by what happened, the truth (value, tilt, lean, re
 a checker, size in mm) and the dice, board and checker styles; the cocked dice not found
 (at least 90 % visible) are counted too.  Dump tune seeds only (21-26, not 5 or 8).
 
+``--causes`` prints, for the still, why each cocked die was missed (tuned and held-out
+apart): not found, with or without a blob of the quick look (:mod:`vision.dice.propose`,
+the frame's blobs before the board stage drops those on the bar's middle) within half a
+die edge of it; read flat with nothing found to lean on (``cocked_needs_support``), with
+support but not judged by every cue (not sharp, or its face under ``fine_min_size``: no
+cue vector), or sharp with support and every cue inside its bound; and apart, the cocked
+dice found with the wrong value (called cocked or not).  The dice are read with
+``PoseConfig.measure_cues`` on for it, which changes no verdict.
+
 A cocked die whose tipped-up face the camera cannot see (leaning toward the
 point below the lens by more than its tilt lets the face show: under
 ``HIDDEN_WIDTH`` die edges wide in the rectified field, from the truth's camera
@@ -58,9 +68,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.vision_accuracy import HELD_OUT
 from vision.calibration import Calibration
-from vision.dice.board import BoardDiceConfig, read_board_dice
+from vision.dice.board import BoardDiceConfig, BoardDie, read_board_dice, read_board_dice_details
+from vision.dice.propose import blobs
 from vision.dice.support import SupportConfig, supported
-from vision.observation import Corners
+from vision.observation import Corners, Die
 from vision.pipeline import BoardReader
 from vision.rectify import FieldMap
 from vision.synth.camera import Camera
@@ -156,6 +167,34 @@ class Tally:
             f"{s} {self.by_style[(s, True)]}/{self.by_style[(s, False)]}" for s in styles))
 
 
+CAUSES = ("not found, no blob near it", "not found, a blob near it",
+          "read flat, nothing to lean on", "read flat, with support, not every cue",
+          "read flat, sharp with support, every cue inside its bound",
+          "found, value wrong (called cocked)", "found, value wrong (read flat)")
+"""Why a cocked die read from the still was missed (``--causes``): the first five split the
+misses, the last two count the cocked dice found with the wrong value."""
+
+
+def miss_causes(die: Die, near: list[BoardDie], uv: tuple[float, float], leaning: bool,
+                proposed: list[tuple[float, float]], die_size: float, aspect: float
+                ) -> list[str]:
+    """The :data:`CAUSES` of one cocked die (``near``: the dice read within 15 pixels of
+    it; ``uv`` its field point; ``leaning``: support within reach; ``proposed``: the quick
+    look's blobs, field points; ``die_size`` in field widths; ``aspect`` the field's)."""
+    if not near:
+        close = any(math.hypot((u - uv[0]) / die_size, (v - uv[1]) / (die_size * aspect)) <= 0.5
+                    for u, v in proposed)
+        return [CAUSES[1] if close else CAUSES[0]]
+    found = near[0]
+    causes: list[str] = []
+    if found.die.flat:
+        causes.append(CAUSES[2] if not leaning else
+                      CAUSES[3] if found.cues is None else CAUSES[4])
+    if found.die.value != die.value:
+        causes.append(CAUSES[6] if found.die.flat else CAUSES[5])
+    return causes
+
+
 def live_mask(frame: np.ndarray, corners: Corners, scene: Scene) -> np.ndarray:
     """The checker mask the pipeline reads the dice with: drawn from the checkers
     :class:`~vision.pipeline.BoardReader` finds in ``frame``."""
@@ -192,6 +231,8 @@ def main() -> None:
                         help="read every die as if it had something to lean on")
     parser.add_argument("--live-mask", action="store_true",
                         help="the checker mask the pipeline draws from the checkers it finds")
+    parser.add_argument("--causes", action="store_true",
+                        help="print why each cocked die read from the still was missed")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write a crop of every cocked die missed or read flat and every "
                              "flat die called cocked (still path) here")
@@ -200,6 +241,7 @@ def main() -> None:
         args.dump.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     tallies = {path: Tally() for path in PATHS}
+    causes: Counter[tuple[str, str]] = Counter()
     start = time.perf_counter()
     for index in range(args.n):
         scene = random_scene(rng) if args.mix else random_scene(rng, dice=2, cocked=True)
@@ -219,6 +261,8 @@ def main() -> None:
             die_size=scene.dimensions.die_mm / scene.dimensions.field_width_mm)
         if args.any_support:
             config = replace(config, pose=replace(config.pose, support=ANY_SUPPORT))
+        if args.causes:  # the cue vector tells the sharp dice with support; no verdict moves
+            config = replace(config, pose=replace(config.pose, measure_cues=True))
         held = scene.style.board.name in HELD_OUT or scene.style.checkers.name in HELD_OUT
         split = "held-out" if held else "tuned"
         # the truth's dice are the scene's, in order, where the camera sees them
@@ -228,9 +272,13 @@ def main() -> None:
                 dice = read_board_dice(frame, field_map, scene.profile, checker_mask=mask,
                                        config=config)
             else:
-                dice = read_board_dice(frame, field_map, scene.profile, hires=big,
-                                       scale=big.shape[1] / frame.shape[1],
-                                       checker_mask=mask, config=config)
+                details = read_board_dice_details(frame, field_map, scene.profile, hires=big,
+                                                  scale=big.shape[1] / frame.shape[1],
+                                                  checker_mask=mask, config=config)
+                dice = tuple(d.die for d in details)
+                proposed = [(b.u, b.v) for b in blobs(
+                    frame, field_map, config.die_size, config.field_margin, config.propose,
+                    mask)] if args.causes else []
             for die, visible in zip(truth.observation.dice, truth.dice_visible, strict=True):
                 if visible < 0.9:
                     continue
@@ -249,13 +297,18 @@ def main() -> None:
                          f"{'_on' if placement.on_checker else ''}"
                          f"_{scene.dimensions.die_mm:.1f}mm_{scene.style.dice.name}"
                          f"_{scene.style.board.name}_{scene.style.checkers.name}_{split}")
+                leaning = supported((u, v), config.die_size, field_map, scene.profile, mask,
+                                    config.pose.support)
+                if path == "still" and args.causes and not die.flat:
+                    for cause in miss_causes(
+                            die, [d for d in details if d.die in near], (u, v), leaning,
+                            proposed, config.die_size, scene.profile.field_aspect):
+                        causes[(split, cause)] += 1
                 if not near:
                     if not die.flat:
                         tallies[path].counts[(split, "cocked lost")] += 1
                     continue
                 tilt = 0.0 if die.flat else max(placement.tilt_deg, 1e-3)
-                leaning = supported((u, v), config.die_size, field_map, scene.profile, mask,
-                                    config.pose.support)
                 hidden = tilt > 0.0 and tipped_face_width(scene, placement) < HIDDEN_WIDTH
                 tallies[path].add(split, tilt, scene.style.dice.name, not near[0].flat, leaning,
                                   hidden)
@@ -267,6 +320,11 @@ def main() -> None:
     for path in PATHS:
         tallies[path].report("read from the 1280x720 frame" if path == "frame"
                              else f"read from a {args.still_scale:g}x still")
+    if args.causes:
+        print(f"\ncocked dice missed from the {args.still_scale:g}x still, by cause")
+        for split in ("tuned", "held-out"):
+            print(f"  {split}: " + "; ".join(f"{cause} {causes[(split, cause)]}"
+                                            for cause in CAUSES))
 
 
 if __name__ == "__main__":
