@@ -88,6 +88,24 @@ class DetectConfig:
     """A cover hides rim points out to this fraction of its radius beyond its own rim (its
     own edge and shadow lie there)."""
     partial_rounds: int = 3
+    glare_width: float = 0.42
+    """A whole circle whose rim's edge is this wide (radii; the median over its directions
+    of the summed step along the ray, 0.6-1.4 radii, over its largest step) and whose
+    inside keeps rising towards its centre (``glare_rise``) is a lamp's reflection on the
+    field, no checker (see :func:`glare_spots`): a soft bright spot has aligned gradients
+    all round and passes the rim test, but a checker's rim is a step, however blurred, and
+    its face is flat.  Checker bench tune seeds 90 and 92: spots on a blue field made a
+    stack of five on an empty point (90/153, 0.46 wide, rise 2.9) and a row of four a
+    sixth checker past an empty slot (92/78, 0.60, rise 4.8); a third lay among the
+    points' tips (bear-off seed 111, scene 97: 0.56, 4.1; dropped as a stray anyway).  Of
+    the 16,964 circles found on seeds 90-91 the widest rims that were checkers stood at
+    0.39 (a black checker on a red point in a blurred render, rise 0.25) and 0.38; on
+    tune seeds 90-93 and bear-off 111 (36,191 whole and covered circles) the rule drops
+    those three spots and nothing else.  0: off."""
+    glare_rise: float = 1.0
+    """... its grey falling from 0.15 to 0.65 radii by at least this share of the rim's
+    largest step, in the rim's sense (the spots 2.9-4.8; the checkers whose rims are
+    wider than 0.35 radii at most 0.25)."""
     fit: FitConfig = field(default_factory=FitConfig)
     overlap: OverlapConfig = field(default_factory=OverlapConfig)
 
@@ -136,6 +154,10 @@ def find_circles(field_image: Image, profile: BoardProfile,
     _accept(accepted, scores, centres, config.rim_score, config.min_distance * radius)
     if config.border_score < config.rim_score:
         _accept_at_border(accepted, scores, centres, radius, edges, config)
+    if config.glare_width > 0.0 and accepted:
+        soft = glare_spots(edges.blurred, np.array(accepted, dtype=np.float64), radius,
+                           config)
+        accepted = [c for c, drop in zip(accepted, soft, strict=True) if not drop]
     whole = len(accepted)
     for _ in range(config.partial_rounds):
         if not _partial_round(edges, accepted, centres, radius, config):
@@ -144,6 +166,77 @@ def find_circles(field_image: Image, profile: BoardProfile,
     shares = covered_shares(edges, fitted, radius, config.rim, config.overlap)
     return [Circle(float(x), float(y), radius, share)
             for (x, y), share in zip(fitted, shares, strict=True)]
+
+
+_SPOT_ANGLES = np.linspace(0.0, 2.0 * np.pi, DIRECTIONS, endpoint=False)
+
+
+def glare_spots(blurred: npt.NDArray[np.uint8], centres: Floats, radius: float,
+                config: DetectConfig) -> npt.NDArray[np.bool_]:
+    """Which circles (centres, n x 2) are a lamp's soft reflection rather than a checker
+    (see ``DetectConfig.glare_width``): along each direction the grey from 0.6 to 1.4
+    radii, one pixel a step; the rim's edge width is the summed step over the largest
+    (directions whose largest step is under 2 grey levels, or that leave the image, are
+    not judged; a circle needs 16 judged), and the rise the grey's fall from 0.15 to 0.65
+    radii over the largest step, signed as the rim's step.
+
+    A positive ``glare_rise`` needs a fall of at least that many times the largest step
+    (2 grey levels or more), in the rim's sense (the grey at the ray's ends), in half the
+    judged directions, 8 at least: the rims of the circles whose grey falls so in fewer
+    directions are not read (the same answer for less: most checkers' faces are flat or
+    shaded the other way)."""
+    n = len(centres)
+    out = np.zeros(n, dtype=bool)
+    if n == 0:
+        return out
+    height, width = blurred.shape[:2]
+    grey = blurred.astype(np.float32)
+    cos, sin = np.cos(_SPOT_ANGLES), np.sin(_SPOT_ANGLES)
+
+    def rays(at: Floats, steps: Floats) -> tuple[Floats, npt.NDArray[np.bool_]]:
+        """The grey at ``steps`` radii (pixels) along every direction of circles ``at``,
+        and which directions stay inside the image."""
+        xs = at[:, 0, None, None] + steps[None, None, :] * cos[None, :, None]
+        ys = at[:, 1, None, None] + steps[None, None, :] * sin[None, :, None]
+        inside = ((xs >= 0.0) & (xs <= width - 1) & (ys >= 0.0) & (ys <= height - 1)).all(
+            axis=2)
+        values = cv2.remap(grey, xs.reshape(len(at) * DIRECTIONS, -1).astype(np.float32),
+                           ys.reshape(len(at) * DIRECTIONS, -1).astype(np.float32),
+                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return np.asarray(values, dtype=np.float64).reshape(len(at), DIRECTIONS, -1), inside
+
+    along = np.arange(0.6 * radius, 1.4 * radius + 1e-9, 1.0)
+    ends, _ = rays(centres, np.array([0.15 * radius, 0.65 * radius, along[0], along[-1]]))
+    fall = ends[:, :, 0] - ends[:, :, 1]
+    signed = fall * np.sign(ends[:, :, 2] - ends[:, :, 3])
+    pick = np.flatnonzero((signed >= 2.0 * config.glare_rise).sum(axis=1) >= 8) \
+        if config.glare_rise > 0.0 else np.arange(n)
+    if len(pick) == 0:
+        return out
+    ray, inside_image = rays(centres[pick], along)
+    step = np.abs(np.diff(ray, axis=2))
+    largest = step.max(axis=2)
+    judged = inside_image & (largest >= 2.0)
+    safe = np.maximum(largest, 1e-9)
+    edge = step.sum(axis=2) / safe
+    rise = fall[pick] / safe * np.sign(ray[:, :, 0] - ray[:, :, -1])
+    enough = judged.sum(axis=1) >= 16
+    if not enough.any():
+        return out
+    wide = _median_of(edge[enough], judged[enough])
+    rising = _median_of(rise[enough], judged[enough])
+    out[pick[enough]] = (wide >= config.glare_width * radius) & (rising >= config.glare_rise)
+    return out
+
+
+def _median_of(values: Floats, use: npt.NDArray[np.bool_]) -> Floats:
+    """Each row's median of the values ``use`` marks (every row marks one at least); as
+    ``np.median`` of each row's marked values, without a masked array's cost."""
+    ordered = np.sort(np.where(use, values, np.inf), axis=1)
+    count = use.sum(axis=1)
+    rows = np.arange(len(values))
+    return np.asarray(0.5 * (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]),
+                      dtype=np.float64)
 
 
 def _fitted(edges: EdgeMap, accepted: list[tuple[float, float]], whole: int, radius: float,
