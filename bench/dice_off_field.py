@@ -1,6 +1,6 @@
 """Dice off the field (etiquette rule 1, issue 5): found on the rails, and never invented.
 
-    .venv/bin/python bench/dice_off_field.py [--n 60] [--seed 5] [--hires] [--dump DIR]
+    .venv/bin/python bench/dice_off_field.py [--n 60] [--seed 5] [--hires] [--dump DIR] [--causes]
 
 Rendered boards (``vision.synth``: random styles, cameras, light, positions,
 dice on the field, the cube, hands, trays), each rendered twice: as drawn
@@ -19,7 +19,14 @@ the dice from a 2x capture of the scene as the live stills do.
 Boards and checkers of ``bench/vision_accuracy.py``'s HELD_OUT styles are
 tallied apart (never tuned on).  Then the real board frames
 (``shared/data/real-boards``, which have no die off the field): every
-off-field die reported there is false.
+off-field die reported there is false (with ``--hires``, each read with itself
+enlarged twice as its still).
+
+``--causes`` tallies each missed off-field die of the tuned styles by the first step that lost it
+(:func:`miss_cause`): no blob proposed near it (and whether the stills' extra
+passes would have proposed one), no face read in the window, a face refused
+for its size, a face outside its window's core, a face read on the field's
+side of the edge, or a face the stage read and the pipeline lost after.
 
 Goal: no false off-field die anywhere; every off-field die found.
 """
@@ -66,6 +73,7 @@ class Tally:
     seconds: float = 0.0
     reads: int = 0
     places: dict[str, list[int]] = field(default_factory=dict)
+    causes: dict[str, int] = field(default_factory=dict)
 
     def row(self, name: str) -> str:
         return (f"{name:<9} {self.boards:>6} {self.false:>6} {self.false_boards:>6}   "
@@ -135,7 +143,81 @@ def read(frame: np.ndarray, corners: Corners, profile: object, hires: np.ndarray
     return observation, time.process_time() - start
 
 
-def synth(n: int, seed: int, hires: bool, dump: Path | None) -> dict[str, Tally]:
+def miss_cause(frame: np.ndarray, hires: np.ndarray | None, corners: Corners,
+               profile: object, die_size: float, center: tuple[float, float]) -> str:
+    """The first step of the off-field stage that lost the die whose top face is seen at
+    ``center`` (pixels of ``frame``), read without the pipeline's checker mask and cube."""
+    from vision.config import VisionConfig
+    from vision.dice import off_field as stage
+    from vision.dice.board import _source, read_window
+    from vision.dice.propose import windows
+    from vision.profile import BoardProfile
+    from vision.rectify import FieldMap
+
+    assert isinstance(profile, BoardProfile)
+    config = VisionConfig()
+    board = replace(config.dice, die_size=die_size)
+    off = config.off_field
+    field_map = FieldMap.from_corners(corners)
+    u, v = field_map.field_point(center)
+    aspect = profile.field_aspect
+    band = stage.band_of(profile, off)
+
+    def strip_blobs(propose: object) -> list[object]:
+        found: list[object] = []
+        for low, high in stage._strips(band):
+            found.extend(stage._strip_blobs(frame, field_map, low, high, board,
+                                            propose, None))  # type: ignore[arg-type]
+        return found
+
+    def near(b: object) -> bool:
+        return (abs(b.u - u) <= die_size  # type: ignore[attr-defined]
+                and abs(b.v - v) <= die_size * aspect)  # type: ignore[attr-defined]
+
+    used = off.propose
+    if hires is not None and getattr(off, "still_propose", None) is not None:
+        used = off.still_propose  # type: ignore[attr-defined]
+    found = strip_blobs(used)
+    if not any(near(b) for b in found):
+        still = replace(board.propose, max_ring_spread=off.propose.max_ring_spread)
+        if used != still and any(near(b) for b in strip_blobs(still)):
+            return "no blob (still passes: one)"
+        return "no blob"
+    source, source_map = _source(frame, field_map, hires,
+                                 1.0 if hires is None else hires.shape[1] / frame.shape[1])
+    size = profile.rectified_size(round(board.die_pixels / board.die_size))
+    nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
+    verdicts: list[str] = []
+    for window in windows(found, board.die_size, aspect, used):  # type: ignore[arg-type]
+        if not (window.low[0] <= u <= window.high[0] and window.low[1] <= v <= window.high[1]):
+            continue
+        read = read_window(source, source_map, window, size, nadir, board)
+        faces = read.faces
+        if not faces and off.whole_layout:
+            faces = stage._whole_layout(read.gray, read.detect, board, off, read.search)
+        for face in faces:
+            fu = read.origin[0] + face.center[0] / size[0]
+            fv = read.origin[1] + face.center[1] / size[1]
+            if abs(fu - u) > 0.6 * die_size or abs(fv - v) > 0.6 * die_size * aspect:
+                continue
+            tolerance = board.one_size_tolerance if face.value == 1 else off.size_tolerance
+            if abs(face.die_size / board.die_pixels - 1.0) > tolerance:
+                verdicts.append("face refused: size")
+            elif not window.holds(fu, fv) or not band.holds(fu, fv):
+                verdicts.append("face outside the core or band")
+            elif not stage.off_field((fu, fv), off):
+                verdicts.append("face on the field's side of the edge")
+            else:
+                verdicts.append("read, lost after (mask, cube, merge)")
+    if not verdicts:
+        return "window read, no face"
+    order = ("read, lost after (mask, cube, merge)", "face on the field's side of the edge",
+             "face outside the core or band", "face refused: size")
+    return next(o for o in order if o in verdicts)
+
+
+def synth(n: int, seed: int, hires: bool, dump: Path | None,
+          causes: bool = False) -> dict[str, Tally]:
     from vision.synth.generate import random_scene
     from vision.synth.render import render
 
@@ -182,6 +264,13 @@ def synth(n: int, seed: int, hires: bool, dump: Path | None) -> dict[str, Tally]
             stats[1] += bool(near)
             if not near:
                 _dump(dump, frame, (label,), f"{index:04d}_miss_{label.value}_{where}", scene)
+                if causes and not held:  # held-out styles are never looked into
+                    cause = miss_cause(frame, big, corners, scene.profile, die_size,
+                                       label.center)
+                    tally.causes[cause] = tally.causes.get(cause, 0) + 1
+                    print(f"  miss {index:04d} {label.value} {where} "
+                          f"{scene.style.board.name}+{scene.style.checkers.name}"
+                          f"/{scene.style.dice.name}: {cause}", flush=True)
     return tallies
 
 
@@ -200,8 +289,10 @@ def _dump(dump: Path | None, frame: np.ndarray, dice: tuple[Die, ...], name: str
         cv2.imwrite(str(dump / f"{name}_{i}_{die.value}{styles}.png"), crop)
 
 
-def real_boards() -> tuple[int, int, int]:
-    """(frames, off-field dice reported, dice on the field the labels have)."""
+def real_boards(hires: bool = False) -> tuple[int, int, int]:
+    """(frames, off-field dice reported, dice on the field the labels have); ``hires``:
+    each frame read with itself enlarged twice (bilinear) as its still, the nearest these
+    photos come to a still's reading (no real 2x capture of them exists)."""
     frames = false = 0
     labelled = 0
     for label in sorted((data_folder("real-boards")).glob("*.json")):
@@ -212,7 +303,9 @@ def real_boards() -> tuple[int, int, int]:
         image = load_image(str(label.with_suffix(".jpg")))
         if image is None:
             continue
-        observation, _ = read(image, corners, TOURNAMENT, None, 0.03)
+        big = cv2.resize(image, None, fx=2.0, fy=2.0,
+                         interpolation=cv2.INTER_LINEAR) if hires else None
+        observation, _ = read(image, corners, TOURNAMENT, big, 0.03)
         frames += 1
         false += len(observation.dice_off_field)
         labelled += len(data["dice"])
@@ -226,10 +319,13 @@ def main() -> None:
     parser.add_argument("--hires", action="store_true", help="read the dice from a 2x capture")
     parser.add_argument("--dump", type=Path, default=None,
                         help="write a crop of every false and missed off-field die here")
+    parser.add_argument("--causes", action="store_true",
+                        help="tally each missed off-field die by the step that lost it")
     args = parser.parse_args()
-    frames, false, _ = real_boards()
-    print(f"real board frames: {frames}, off-field dice reported {false} (goal 0)")
-    tallies = synth(args.n, args.seed, args.hires, args.dump)
+    frames, false, _ = real_boards(args.hires)
+    print(f"real board frames{' (each enlarged 2x as its still)' if args.hires else ''}: "
+          f"{frames}, off-field dice reported {false} (goal 0)")
+    tallies = synth(args.n, args.seed, args.hires, args.dump, args.causes)
     print(header(f"rendered boards, seed {args.seed}, "
                  f"{'dice from a 2x capture' if args.hires else 'from the frame'} "
                  f"(held out: {', '.join(HELD_OUT)})"))
@@ -244,6 +340,10 @@ def main() -> None:
             stats = total.places.setdefault(where, [0, 0])
             stats[0] += n
             stats[1] += hit
+        if args.causes:
+            print(f"  {name} misses by cause: " + (", ".join(
+                f"{c} {k}" for c, k in sorted(tally.causes.items(), key=lambda x: -x[1]))
+                or "none"))
     print(total.row("all"))
     print("found by place: " + ", ".join(f"{w} {hit}/{n}"
                                          for w, (n, hit) in sorted(total.places.items())))

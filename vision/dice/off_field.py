@@ -117,6 +117,17 @@ class OffFieldConfig:
     and, on the field, read bar-hinge screws as twos; nor the strict threshold and the
     wide top-hat, for the same reason (:meth:`ProposeConfig.for_frame`: they are for
     stills)."""
+    still_propose: ProposeConfig | None = field(default_factory=lambda: ProposeConfig(
+        max_ring_spread=0.35))
+    """The quick look on the band when the dice are read from a still (a ``hires``
+    capture, :func:`read_off_field_dice`), None for ``propose`` always: the stills' extra
+    passes too (the faint and strict thresholds, the wide top-hat), as the board stage
+    has them there, with the band's ring spread.  Off-field dice the stage missed on
+    renders were mostly never proposed, though these passes propose them: a one's pip on
+    a small die is wider than the top-hat's disc and barely responds to it (a red die's
+    one on a black rail: peak 45, under ``min_peak``), a red translucent die's pips are
+    dim (see ``ProposeConfig.faint_response``).  The blobs are still found in the video
+    frame; only the windows are read from the still."""
 
     def __post_init__(self) -> None:
         if not (0.0 <= self.rail <= 0.5 and 0.0 <= self.tray_rail <= 0.5):
@@ -222,9 +233,12 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
     if not config.enabled:
         return ()
     band = band_of(profile, config)
+    propose = config.propose
+    if hires is not None and config.still_propose is not None:
+        propose = config.still_propose
     found_blobs: list[Blob] = []
     for low, high in _strips(band):
-        found_blobs.extend(_strip_blobs(frame, field_map, low, high, board, config.propose,
+        found_blobs.extend(_strip_blobs(frame, field_map, low, high, board, propose,
                                         checker_mask))
     found_blobs = _off_the_cube(found_blobs, field_map, cube, board.die_size, config)
     if not found_blobs:
@@ -235,7 +249,7 @@ def read_off_field_dice(frame: Image, field_map: FieldMap, profile: BoardProfile
     # the point under the camera, as the board stage takes it: side faces lie toward it
     nadir = source_map.field_point((source.shape[1] / 2.0, source.shape[0] / 2.0))
     kept: list[tuple[Die, tuple[float, float], int]] = []
-    for window in windows(found_blobs, board.die_size, profile.field_aspect, config.propose):
+    for window in windows(found_blobs, board.die_size, profile.field_aspect, propose):
         read = read_window(source, source_map, window, size, nadir, board)
         gray, origin, detect, faces = read.gray, read.origin, read.detect, read.faces
         if not faces and config.whole_layout:
