@@ -209,7 +209,7 @@ def _final(self: "Referee", observation: Observation, fresh: tuple[Die, ...],
     """The dice are up: judge the play, then take any fresh throw of the opponent."""
     reading = self._reading(observation, out)
     state = replace(self._unthrown(observation), dice_down=(), off_high=None,
-                    tray_doubted=False)
+                    tray_doubted=False, picked_up=self.dice_down)
     game = self.game
     assert game.dice is not None and self.seating is not None
     if reading is None:
