@@ -106,6 +106,11 @@ class DetectConfig:
     """... its grey falling from 0.15 to 0.65 radii by at least this share of the rim's
     largest step, in the rim's sense (the spots 2.9-4.8; the checkers whose rims are
     wider than 0.35 radii at most 0.25)."""
+    glare_clear: float = 2.6
+    """... judged only for circles with no other whole circle within this many radii (two
+    touching checkers lie 2.06 apart, ``CountConfig.link`` 2.6): a lamp's spot lies on
+    the open field (the three above 4.3 radii or more from any checker), and most
+    checkers lie in stacks, so most frames judge a few lone checkers only."""
     fit: FitConfig = field(default_factory=FitConfig)
     overlap: OverlapConfig = field(default_factory=OverlapConfig)
 
@@ -180,63 +185,59 @@ def glare_spots(blurred: npt.NDArray[np.uint8], centres: Floats, radius: float,
     not judged; a circle needs 16 judged), and the rise the grey's fall from 0.15 to 0.65
     radii over the largest step, signed as the rim's step.
 
-    A positive ``glare_rise`` needs a fall of at least that many times the largest step
-    (2 grey levels or more), in the rim's sense (the grey at the ray's ends), in half the
-    judged directions, 8 at least: the rims of the circles whose grey falls so in fewer
-    directions are not read (the same answer for less: most checkers' faces are flat or
-    shaded the other way)."""
+    Only circles with no other within ``glare_clear`` radii are judged: a spot lies on the
+    open field, and most checkers lie in stacks.  A positive ``glare_rise`` needs a fall
+    of at least that many times the largest step (2 grey levels or more), in the rim's
+    sense (the grey at the ray's ends), in half the judged directions, 8 at least: the
+    rims of the circles whose grey falls so in fewer directions are not read (the same
+    answer for less: most checkers' faces are flat or shaded the other way)."""
     n = len(centres)
     out = np.zeros(n, dtype=bool)
     if n == 0:
         return out
+    gaps = np.hypot(centres[:, None, 0] - centres[None, :, 0],
+                    centres[:, None, 1] - centres[None, :, 1])
+    np.fill_diagonal(gaps, np.inf)
+    alone = np.flatnonzero(gaps.min(axis=1) >= config.glare_clear * radius)
     height, width = blurred.shape[:2]
-    grey = blurred.astype(np.float32)
     cos, sin = np.cos(_SPOT_ANGLES), np.sin(_SPOT_ANGLES)
-
-    def rays(at: Floats, steps: Floats) -> tuple[Floats, npt.NDArray[np.bool_]]:
-        """The grey at ``steps`` radii (pixels) along every direction of circles ``at``,
-        and which directions stay inside the image."""
-        xs = at[:, 0, None, None] + steps[None, None, :] * cos[None, :, None]
-        ys = at[:, 1, None, None] + steps[None, None, :] * sin[None, :, None]
-        inside = ((xs >= 0.0) & (xs <= width - 1) & (ys >= 0.0) & (ys <= height - 1)).all(
-            axis=2)
-        values = cv2.remap(grey, xs.reshape(len(at) * DIRECTIONS, -1).astype(np.float32),
-                           ys.reshape(len(at) * DIRECTIONS, -1).astype(np.float32),
-                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return np.asarray(values, dtype=np.float64).reshape(len(at), DIRECTIONS, -1), inside
-
     along = np.arange(0.6 * radius, 1.4 * radius + 1e-9, 1.0)
-    ends, _ = rays(centres, np.array([0.15 * radius, 0.65 * radius, along[0], along[-1]]))
-    fall = ends[:, :, 0] - ends[:, :, 1]
-    signed = fall * np.sign(ends[:, :, 2] - ends[:, :, 3])
-    pick = np.flatnonzero((signed >= 2.0 * config.glare_rise).sum(axis=1) >= 8) \
-        if config.glare_rise > 0.0 else np.arange(n)
-    if len(pick) == 0:
-        return out
-    ray, inside_image = rays(centres[pick], along)
-    step = np.abs(np.diff(ray, axis=2))
-    largest = step.max(axis=2)
-    judged = inside_image & (largest >= 2.0)
-    safe = np.maximum(largest, 1e-9)
-    edge = step.sum(axis=2) / safe
-    rise = fall[pick] / safe * np.sign(ray[:, :, 0] - ray[:, :, -1])
-    enough = judged.sum(axis=1) >= 16
-    if not enough.any():
-        return out
-    wide = _median_of(edge[enough], judged[enough])
-    rising = _median_of(rise[enough], judged[enough])
-    out[pick[enough]] = (wide >= config.glare_width * radius) & (rising >= config.glare_rise)
+    reach = int(np.ceil(1.4 * radius)) + 2
+    for i in alone:
+        x, y = float(centres[i, 0]), float(centres[i, 1])
+        x0, y0 = max(int(x) - reach, 0), max(int(y) - reach, 0)
+        patch = blurred[y0:min(int(y) + reach + 1, height),
+                        x0:min(int(x) + reach + 1, width)].astype(np.float32)
+
+        def ray(steps: Floats, cx: float = x, cy: float = y, px: int = x0, py: int = y0,
+                grey: npt.NDArray[np.float32] = patch) -> tuple[Floats, npt.NDArray[np.bool_]]:
+            """The grey at ``steps`` pixels along every direction, and which directions
+            stay inside the image."""
+            xs = cx + steps[None, :] * cos[:, None]
+            ys = cy + steps[None, :] * sin[:, None]
+            inside = ((xs >= 0.0) & (xs <= width - 1) & (ys >= 0.0)
+                      & (ys <= height - 1)).all(axis=1)
+            values = cv2.remap(grey, (xs - px).astype(np.float32), (ys - py).astype(np.float32),
+                               cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            return np.asarray(values, dtype=np.float64), inside
+
+        ends, _ = ray(np.array([0.15 * radius, 0.65 * radius, along[0], along[-1]]))
+        fall = ends[:, 0] - ends[:, 1]
+        if config.glare_rise > 0.0 and int(np.count_nonzero(
+                fall * np.sign(ends[:, 2] - ends[:, 3]) >= 2.0 * config.glare_rise)) < 8:
+            continue
+        values, inside_image = ray(along)
+        step = np.abs(np.diff(values, axis=1))
+        largest = step.max(axis=1)
+        judged = inside_image & (largest >= 2.0)
+        if int(judged.sum()) < 16:
+            continue
+        safe = np.maximum(largest[judged], 1e-9)
+        edge = step[judged].sum(axis=1) / safe
+        rise = fall[judged] / safe * np.sign(values[judged, 0] - values[judged, -1])
+        out[i] = bool(float(np.median(edge)) >= config.glare_width * radius
+                      and float(np.median(rise)) >= config.glare_rise)
     return out
-
-
-def _median_of(values: Floats, use: npt.NDArray[np.bool_]) -> Floats:
-    """Each row's median of the values ``use`` marks (every row marks one at least); as
-    ``np.median`` of each row's marked values, without a masked array's cost."""
-    ordered = np.sort(np.where(use, values, np.inf), axis=1)
-    count = use.sum(axis=1)
-    rows = np.arange(len(values))
-    return np.asarray(0.5 * (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]),
-                      dtype=np.float64)
 
 
 def _fitted(edges: EdgeMap, accepted: list[tuple[float, float]], whole: int, radius: float,
