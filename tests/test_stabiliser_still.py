@@ -70,10 +70,12 @@ def test_at_most_still_credit_frames_and_never_the_first_frame_alone() -> None:
 
 
 def test_no_credit_across_a_hand_or_a_gap() -> None:
-    # Whatever the gate says, a frame the vision flagged occluded stops the credit.
+    # A frame the vision flagged occluded stops the credit of the clear frames before it.
     assert _after(_thrown(0.0, quiet=[board(0, occluded=True, t=0.0), board(0, t=0.1)])) \
         == [0.4]
-    assert _after(_thrown(0.0, quiet=[board(0, t=0.0), board(0, occluded=True, t=0.1)])) \
+    # Flagged before the gate's last motion (a hand still moving at 0.1, the still's
+    # own frame the first quiet one): no credit for it either.
+    assert _after(_thrown(0.2, quiet=[board(0, t=0.0), board(0, occluded=True, t=0.1)])) \
         == [0.5]
     # A gap in the stream (frames dropped from 0.0 to 0.2) stops it too.
     short = StabiliserConfig(max_gap=0.15)
@@ -144,3 +146,19 @@ def test_the_still_says_since_when_the_scene_was_quiet() -> None:
     assert [t for t in stable_times(run(Stabiliser(), seen)) if t > 0.3] == [0.6]
     plain = [replace(o, settled_since=None) for o in seen]
     assert [t for t in stable_times(run(Stabiliser(), plain)) if t > 0.3] == [0.8]
+
+
+def test_the_trackers_last_hand_frames_after_the_gate_s_last_motion_count() -> None:
+    # da5e5e6d489c seed 83 t=452.6: the hand left at 0.0 (the gate's last motion), the
+    # tracker flagged 0.0 and 0.1 occluded (its hysteresis), reading no die, and the
+    # still at 0.2 read the throw: decided at 0.3, as dice the frames read, not 0.5.
+    hand = [board(0, occluded=True, t=0.0), board(0, occluded=True, t=0.1)]
+    assert _after(_thrown(0.0, quiet=hand)) == [0.3]
+    assert _after(_thrown(0.0, quiet=hand), StabiliserConfig(still_credit=1)) == [0.4]
+    assert _after(_thrown(0.0, quiet=hand), StabiliserConfig(still_credit=0)) == [0.5]
+    # Not without the gate's word, nor for frames reading other checkers.
+    assert _after(_thrown(None, quiet=hand)) == [0.5]
+    other = [board(3, occluded=True, t=0.0), board(3, occluded=True, t=0.1)]
+    assert _after(_thrown(0.0, quiet=other)) == [0.5]
+    # The first clear frame alone never completes the hold.
+    assert _after(_thrown(-0.5, quiet=hand), StabiliserConfig(still_credit=5)) == [0.3]

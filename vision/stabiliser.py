@@ -201,7 +201,16 @@ class StabiliserConfig:
     after, as one the frames read.  Not across a hand, a frame without a board or a
     gap (only the current run of clear frames counts), not for a still that found no
     die (a pick-up's board settling), and not for frames reading other checkers or
-    cube.  0: no credit."""
+    cube.  0: no credit.
+
+    The frames the occlusion tracker still flags after the hand has gone (its
+    hysteresis, ``occluded_credit``) count too when the still's state follows them at
+    once and they lie at or after that time: the gate vouches they are the picture of
+    the clear frames, hand gone, and the still is only taken once the hand is reported
+    gone, so the throw's dice came two frames late and the roll 0.5 s after they came
+    to rest (rendered da5e5e6d489c, 28 strict sessions: 12 of the 51 decisions of 0.5 s
+    or more, read "O O r r r r").  A frame flagged before the gate's last motion (a
+    hand still moving) never counts."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.hold) and self.hold >= 0):
@@ -426,6 +435,11 @@ class Stabiliser:
             limit = min(limit, self._config.vanished_credit)
         credited: list[float] = []
         reread = False
+        # Dice first read from the vision's still: the hand's last frames, flagged by the
+        # tracker's hysteresis after the gate last saw motion, showed the very picture
+        # the still was taken of (``still_credit``, as for clear frames).
+        quiet = anchor.settled_since if _count_dice(anchor) else None
+        stills = 0
         for frame in reversed(hidden[len(hidden) - limit:] if limit else ()):
             assert frame.t is not None
             if anchor.t - frame.t >= hold - TIME_EPSILON:
@@ -434,6 +448,13 @@ class Stabiliser:
             if self._config.unread_cube_credit and _cube_unread(frame.cube, anchor.cube,
                                                                 tolerance):
                 seen = replace(frame, cube=anchor.cube)
+            if not same_state(seen, anchor, tolerance) and quiet is not None \
+                    and not changed and stills < self._config.still_credit \
+                    and frame.t >= quiet - TIME_EPSILON \
+                    and same_checkers(seen, anchor, tolerance):
+                stills += 1
+                credited.append(frame.t)
+                continue
             if not same_state(seen, anchor, tolerance):
                 # The dice read otherwise where they lie: the vision's still comes only
                 # once the hand is reported gone, so its reading replaces the frame's
