@@ -448,14 +448,15 @@ class Stabiliser:
             if self._config.unread_cube_credit and _cube_unread(frame.cube, anchor.cube,
                                                                 tolerance):
                 seen = replace(frame, cube=anchor.cube)
-            if not same_state(seen, anchor, tolerance) and quiet is not None \
-                    and not changed and stills < self._config.still_credit \
+            same = same_state(seen, anchor, tolerance)
+            if not same and quiet is not None and not changed \
+                    and stills < self._config.still_credit \
                     and frame.t >= quiet - TIME_EPSILON \
                     and same_checkers(seen, anchor, tolerance):
                 stills += 1
                 credited.append(frame.t)
                 continue
-            if not same_state(seen, anchor, tolerance):
+            if not same:
                 # The dice read otherwise where they lie: the vision's still comes only
                 # once the hand is reported gone, so its reading replaces the frame's
                 # on the first clear frame.  The one re-read credit (``reread_within``).
