@@ -107,8 +107,8 @@ class Referee:
     thrown (a mark the camera takes for a die, a die left lying) and becomes a fixture."""
     picked_up: tuple[Die, ...] = ()
     """ROLL and RESTORE: the dice of the play just made final, as they lay.  Seen again in
-    the same places with the same values, they are those dice (the vision lost them for a moment,
-    so the pick-up was a misreading), never a new throw: a throw lands elsewhere
+    the same places with the same values, they are those dice (the vision lost them for a
+    moment, so the pick-up was a misreading), never a new throw: a throw lands elsewhere
     (rendered seed 17 of da5e5e6d489c: dark's 4-4 missed by the frames for 0.3 s while
     checkers were borne off, taken as picked up, then read again where they lay and
     called a wrong-half throw of light's; seed 29 t=556.3, in RESTORE after a call made on
@@ -358,7 +358,7 @@ class Referee:
             return self, seen
         out.warn("dice", "the last throw's dice are seen again where they lay: "
                          "not a new throw")
-        return self, tuple(d for d in seen if d not in again)
+        return self, tuple(d for d in seen if d.side is None)  # every die on the field is one
 
     def _dispatch_board(self, observation: Observation, seen: tuple[Die, ...],
                         out: "_Out") -> "Referee":
