@@ -4,10 +4,10 @@
                                                [--split all|tune|held-out] [--errors]
                                                [--known-totals] [--cache DIR]
                                                [--misses DIR] [--family random|bear-off]
-                                               [--learn-colours]
+                                               [--learn-colours] [--width 640]
 
 Each render (:mod:`vision.synth`, no hands) is rectified with its true field
-corners at width 640 and read by :func:`vision.checkers.read_checkers`; the
+corners at width 640 (``--width``) and read by :func:`vision.checkers.read_checkers`; the
 per-point (light, dark) counts and the bar are compared with the truth's
 observation.  With a tray in view, the borne-off counts of
 :func:`vision.checkers.read_off` are compared too, alone and settled with the
@@ -202,10 +202,11 @@ def _unpng(data: bytes) -> np.ndarray:
     return np.asarray(image, dtype=np.uint8)
 
 
-def scene_images(scene: Scene, key: str, cache: Path | None
+def scene_images(scene: Scene, key: str, cache: Path | None, width: int = WIDTH
                  ) -> tuple[np.ndarray, np.ndarray | None, Observation]:
-    """The rectified field, the tray image (None without a tray) and the truth of one
-    scene: rendered, or read from ``cache`` (and written there when missing)."""
+    """The rectified field (``width`` pixels wide), the tray image (None without a tray)
+    and the truth of one scene: rendered, or read from ``cache`` (and written there when
+    missing)."""
     path = None if cache is None else cache / f"{key}.pkl"
     style = (scene.style.board.name, scene.style.checkers.name)
     if path is not None and path.exists():
@@ -213,13 +214,16 @@ def scene_images(scene: Scene, key: str, cache: Path | None
         if stored["style"] != style:
             raise RuntimeError(f"{path} holds another scene: delete the cache")
         tray = None if stored["tray"] is None else _unpng(stored["tray"])
-        return _unpng(stored["field"]), tray, stored["truth"]
+        field = _unpng(stored["field"])
+        if field.shape[1] != width:
+            raise RuntimeError(f"{path} holds a field of another width: use another cache")
+        return field, tray, stored["truth"]
     frame, truth = render(scene)
     obs = truth.observation
     assert obs.corners is not None
     field_map = FieldMap.from_corners(obs.corners)
     profile = scene.profile
-    field = field_map.rectify(frame, profile, WIDTH)
+    field = field_map.rectify(frame, profile, width)
     tray = tray_image(frame, field_map, profile, TrayConfig().width)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -230,12 +234,12 @@ def scene_images(scene: Scene, key: str, cache: Path | None
 
 
 def learned_model(scene: Scene, key: str, seating_index: int,
-                  cache: Path | None) -> ColourModel | None:
+                  cache: Path | None, width: int = WIDTH) -> ColourModel | None:
     """The colours a stream of ``scene``'s set would learn at the start of its game (see
     the module's docstring), or None when the start's render is not learned from."""
     start = replace(scene, points=start_position(SEATINGS[seating_index % len(SEATINGS)]),
                     bar=Counts(), off=Counts(), dice=(), hands=())
-    field, _, _ = scene_images(start, f"{key}-start", cache)
+    field, _, _ = scene_images(start, f"{key}-start", cache, width)
     evidence = measure_checkers(field, start.profile)
     count = evidence.count()
     learner = ColourLearner()
@@ -271,7 +275,7 @@ def save_miss(path: Path, field: np.ndarray, result: CheckerCount, obs: Observat
 
 def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool,
             cache: Path | None = None, misses: Path | None = None,
-            family: str = "random", learn: bool = False) -> None:
+            family: str = "random", learn: bool = False, width: int = WIDTH) -> None:
     rng = np.random.default_rng(seed)
     stats: dict[str, int] = defaultdict(int)
     kinds: dict[str, int] = defaultdict(int)
@@ -283,10 +287,10 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
         scene = draw_scene(rng, split, family)
         prefix = "" if family == "random" else f"{family}-"
         key = f"{prefix}{split}-{seed}-{k}"
-        field, tray_view, obs = scene_images(scene, key, cache)
+        field, tray_view, obs = scene_images(scene, key, cache, width)
         on_board = Counts(sum(p.light for p in obs.points) + obs.bar.light,
                           sum(p.dark for p in obs.points) + obs.bar.dark)
-        model = learned_model(scene, key, k, cache) if learn else None
+        model = learned_model(scene, key, k, cache, width) if learn else None
         stats["learned"] += model is not None
         reading = None if tray_view is None else read_tray_reading(tray_view, scene.profile)
         tray = None if reading is None else reading.counts
@@ -369,11 +373,11 @@ def renders(n: int, seed: int, split: str, show_errors: bool, known_totals: bool
             held = " (held out)" if name in HELD_OUT_BOARDS + HELD_OUT_CHECKERS else ""
             print(f"  {name:20} {pr:5}/{pt:<5} {pr / pt:6.1%} {br:3}/{bt:<3}{held}")
     q = np.percentile(times, [50, 90]) * 1000
-    print(f"CPU time per frame (checker stage, {WIDTH} px, one thread): median {q[0]:.1f} ms, "
+    print(f"CPU time per frame (checker stage, {width} px, one thread): median {q[0]:.1f} ms, "
           f"90% {q[1]:.1f} ms")
 
 
-def real_frames(learn: bool = False) -> None:
+def real_frames(learn: bool = False, width: int = WIDTH) -> None:
     """The clear real frames, read alone; with ``learn``, read with the colours learned
     from the first of them a stream would learn from (offered as many times as the
     learner asks: a still board)."""
@@ -394,7 +398,7 @@ def real_frames(learn: bool = False) -> None:
             print(f"{name}: image not readable")
             continue
         fields.append((name, FieldMap.from_corners(corners).rectify(
-            np.asarray(image, dtype=np.uint8), TOURNAMENT, WIDTH), label))
+            np.asarray(image, dtype=np.uint8), TOURNAMENT, width), label))
     model = None
     for name, field, _ in fields if learn else []:
         evidence = measure_checkers(field, TOURNAMENT)
@@ -435,12 +439,14 @@ def main() -> None:
                         help="the positions drawn: random_scene's walk, or bear-offs")
     parser.add_argument("--learn-colours", action="store_true",
                         help="read each scene with the colours learned from its start")
+    parser.add_argument("--width", type=int, default=WIDTH,
+                        help="the rectified field's width (a cache holds one width)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    real_frames(args.learn_colours)
+    real_frames(args.learn_colours, args.width)
     if not args.real_only:
         renders(args.n, args.seed, args.split, args.errors, args.known_totals, args.cache,
-                args.misses, args.family, args.learn_colours)
+                args.misses, args.family, args.learn_colours, args.width)
 
 
 if __name__ == "__main__":

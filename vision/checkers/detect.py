@@ -111,6 +111,11 @@ class DetectConfig:
     touching checkers lie 2.06 apart, ``CountConfig.link`` 2.6): a lamp's spot lies on
     the open field (the three above 4.3 radii or more from any checker), and most
     checkers lie in stacks, so most frames judge a few lone checkers only."""
+    glare_step: float = 1.0
+    """... the grey read along each ray this many pixels apart (a pixel at the field's
+    reference width, ``CheckerConfig.reference_width``): the rim's edge width is the
+    number of steps its grey changes over, and a step of 2 grey levels or more counts
+    (scaled with the field's width: see ``CheckerConfig.at_width``)."""
     fit: FitConfig = field(default_factory=FitConfig)
     overlap: OverlapConfig = field(default_factory=OverlapConfig)
 
@@ -180,10 +185,11 @@ def glare_spots(blurred: npt.NDArray[np.uint8], centres: Floats, radius: float,
                 config: DetectConfig) -> npt.NDArray[np.bool_]:
     """Which circles (centres, n x 2) are a lamp's soft reflection rather than a checker
     (see ``DetectConfig.glare_width``): along each direction the grey from 0.6 to 1.4
-    radii, one pixel a step; the rim's edge width is the summed step over the largest
-    (directions whose largest step is under 2 grey levels, or that leave the image, are
-    not judged; a circle needs 16 judged), and the rise the grey's fall from 0.15 to 0.65
-    radii over the largest step, signed as the rim's step.
+    radii, ``glare_step`` pixels a step; the rim's edge width (pixels) is the summed step
+    over the largest, times the step (directions whose largest step is under 2 grey
+    levels, or that leave the image, are not judged; a circle needs 16 judged), and the
+    rise the grey's fall from 0.15 to 0.65 radii over the largest step, signed as the
+    rim's step.
 
     Only circles with no other within ``glare_clear`` radii are judged: a spot lies on the
     open field, and most checkers lie in stacks.  A positive ``glare_rise`` needs a fall
@@ -201,7 +207,7 @@ def glare_spots(blurred: npt.NDArray[np.uint8], centres: Floats, radius: float,
     alone = np.flatnonzero(gaps.min(axis=1) >= config.glare_clear * radius)
     height, width = blurred.shape[:2]
     cos, sin = np.cos(_SPOT_ANGLES), np.sin(_SPOT_ANGLES)
-    along = np.arange(0.6 * radius, 1.4 * radius + 1e-9, 1.0)
+    along = np.arange(0.6 * radius, 1.4 * radius + 1e-9, config.glare_step)
     reach = int(np.ceil(1.4 * radius)) + 2
     for i in alone:
         x, y = float(centres[i, 0]), float(centres[i, 1])
@@ -235,7 +241,7 @@ def glare_spots(blurred: npt.NDArray[np.uint8], centres: Floats, radius: float,
         safe = np.maximum(largest[judged], 1e-9)
         edge = step[judged].sum(axis=1) / safe
         rise = fall[judged] / safe * np.sign(values[judged, 0] - values[judged, -1])
-        out[i] = bool(float(np.median(edge)) >= config.glare_width * radius
+        out[i] = bool(float(np.median(edge)) * config.glare_step >= config.glare_width * radius
                       and float(np.median(rise)) >= config.glare_rise)
     return out
 

@@ -1,5 +1,6 @@
 """The checker stage as one call: rectified field in, counts out."""
 
+import math
 from dataclasses import dataclass, field, replace
 
 from vision.checkers.bar import BarConfig, find_bar_circles
@@ -48,6 +49,52 @@ class CheckerConfig:
     dice: DiceCirclesConfig = field(default_factory=DiceCirclesConfig)
     """When a circle is a die the dice stage found, not a checker
     (:meth:`CheckerEvidence.without_dice`)."""
+    reference_width: int = 640
+    """The rectified field's width (pixels) at which the settings given in pixels hold as
+    written; every other length of the stage is in checker radii (or slots), which follow
+    the field's width by themselves.  Those in pixels: the blur before the gradient
+    (``detect.rim.sigma``), the vote cell (``detect.votes.cell``) and the glare test's
+    step along a ray (``detect.glare_step``), lengths; the least gradients that count
+    (``detect.rim``, ``detect.votes``, ``detect.fit``, ``slots``, ``bar``: grey levels a
+    pixel); the votes a candidate needs (``detect.accumulator``); the least pixel counts
+    (``slots.silhouette_pixels``, ``slots.hidden_pixels``, ``surface.min_pixels``).  A
+    field of another width reads them as :meth:`at_width` restates them.  640: the width
+    every one of them was measured at."""
+
+    def at_width(self, width: int) -> "CheckerConfig":
+        """These settings for a field ``width`` pixels wide: this config itself at the
+        reference width; else, with ``s = width / reference_width``, the pixel lengths
+        times ``s`` (the same share of a checker), the least gradients over ``s`` (a
+        blurred rim's step spreads over ``s`` times the pixels, so its gradient a pixel
+        is ``1 / s`` times), the votes a candidate needs times ``s`` (a rim has ``s``
+        times the pixels to vote, and the cell keeps its share of a checker) and the
+        least pixel counts times ``s`` squared, rounded up (the pixels of a disc or a
+        ring)."""
+        if width == self.reference_width:
+            return self
+        s = width / self.reference_width
+        detect = self.detect
+
+        def count(pixels: int) -> int:
+            return math.ceil(pixels * s * s)
+
+        detect = replace(
+            detect,
+            rim=replace(detect.rim, sigma=detect.rim.sigma * s,
+                        gradient=detect.rim.gradient / s),
+            votes=replace(detect.votes, cell=detect.votes.cell * s,
+                          gradient=detect.votes.gradient / s),
+            fit=replace(detect.fit, gradient=detect.fit.gradient / s),
+            accumulator=detect.accumulator * s,
+            glare_step=detect.glare_step * s)
+        return replace(
+            self, detect=detect,
+            slots=replace(self.slots, gradient=self.slots.gradient / s,
+                          silhouette_pixels=count(self.slots.silhouette_pixels),
+                          hidden_pixels=count(self.slots.hidden_pixels)),
+            bar=replace(self.bar, gradient=self.bar.gradient / s),
+            surface=replace(self.surface, min_pixels=count(self.surface.min_pixels)),
+            reference_width=width)
 
 
 @dataclass(frozen=True)
@@ -105,10 +152,10 @@ def measure_checkers(field_image: Image, profile: BoardProfile, *,
                      model: ColourModel | None = None,
                      config: CheckerConfig | None = None) -> CheckerEvidence:
     """The circles of a rectified field image and their colours (see :func:`read_checkers`)."""
-    config = config or CheckerConfig()
+    height, width = field_image.shape[:2]
+    config = (config or CheckerConfig()).at_width(width)
     edges = edge_map(field_image, profile, config.detect)
     circles = find_circles(field_image, profile, config.detect, edges)
-    height, width = field_image.shape[:2]
     radius = expected_radius(profile, width)
     circles += find_bar_circles(edges, circles, profile, radius, config.detect, config.bar)
     circles += find_slot_circles(edges, circles, profile, radius, config.detect, config.slots,

@@ -32,8 +32,9 @@ class VoteConfig:
     thin: bool = True
     """Only pixels on the crest of an edge vote (Canny's thinning): a third of the votes,
     sharper peaks."""
-    cell: int = 2
-    """Pixels per vote cell."""
+    cell: float = 2.0
+    """Pixels per vote cell (at the field's reference width,
+    ``CheckerConfig.reference_width``; need not be whole)."""
     sigma: float = 1.0
     """Smoothing of the vote grid, in cells (radius and centre tolerance)."""
     window: int = 5
@@ -62,8 +63,8 @@ def centre_votes(edges: EdgeMap, radius: float, config: VoteConfig) -> npt.NDArr
     ux = edges.gx.ravel()[at] * step
     uy = edges.gy.ravel()[at] * step
     cell = config.cell
-    rows = (edges.height + cell - 1) // cell
-    cols = (edges.width + cell - 1) // cell
+    rows = int(np.ceil(edges.height / cell))
+    cols = int(np.ceil(edges.width / cell))
     # Votes land at most a radius outside the image: they are cast on a grid with that
     # margin, in one count, and the margin is cut off (cheaper than dropping them first).
     margin = int(np.ceil(radius / cell)) + 2
