@@ -14,13 +14,14 @@ from vision.config import VisionConfig
 from vision.dice.board import BoardDiceConfig
 
 
-def reads(seed: int, small_die: float | None, least: int = 2
+def reads(seed: int, small_die: float | None, least: int = 2, body: bool = True
           ) -> tuple[list[tuple[int, tuple[float, float]]], list[tuple[int, tuple[float, float]]]]:
     """Scene ``seed``'s dice and those the pipeline reads with a 2x still, ``small_die`` and
-    ``small_die_least``."""
+    ``small_die_least`` (and without ``body_pips`` unless ``body``)."""
     config = VisionConfig()
-    return live_observation(seed, replace(config, dice=replace(
-        config.dice, small_die=small_die, small_die_least=least)))
+    dice = replace(config.dice, small_die=small_die, small_die_least=least)
+    return live_observation(seed, replace(config, dice=dice if body else replace(
+        dice, body_pips=None)))
 
 
 def test_small_die_is_on_and_smaller_than_the_configured_die() -> None:
@@ -34,7 +35,7 @@ def test_small_die_is_on_and_smaller_than_the_configured_die() -> None:
 ])
 def test_a_small_cocked_die_is_read_at_the_smaller_size(seed: int, value: int) -> None:
     truth, now = reads(seed, BoardDiceConfig().small_die)
-    _, before = reads(seed, None)
+    _, before = reads(seed, None, body=False)  # its body of pips alone makes a die too
     die = next(centre for v, centre in truth if v == value)
 
     def near(read: list[tuple[int, tuple[float, float]]]) -> list[int]:

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from vision.dice.checker import CheckerTestConfig, between_checkers, in_a_waist, on_checker
 from vision.dice.detect import DetectConfig, find_dice, in_row, row_ends, same_candidates
 from vision.dice.faces import Face, FaceConfig
-from vision.dice.pips import PipConfig, PipSearch, Polarity, find_pips
+from vision.dice.pips import Pip, PipConfig, PipSearch, Polarity, find_pips
 from vision.dice.pose import PoseConfig, assess, calibrated_height
 from vision.dice.propose import Blob, ProposeConfig, Window, blobs, windows
 from vision.dice.reader import _checked, _gray
@@ -215,6 +215,53 @@ class BoardDiceConfig:
     referee calls off the field; a die leaning against the bar keeps its other blobs
     (proposed alone, a blob opens a window of ``ProposeConfig.margin`` around it, and
     the window reads every pip in it)."""
+    body_pips: int | None = 3
+    """A window where no die was made of its pips (read from a still) still holds a die
+    when at least this many pip candidates of one polarity lie within ``body_reach`` of
+    one of them, on a body unlike the board around it (``body_pip_size``,
+    ``body_outside``): the die is reported with its value unread and cocked, None for
+    never.  A flat die shows one face whose layout the face finder reads; a die tipped
+    20-35 degrees shows its top face squashed and blurred and a side face's pips beside
+    it, which the face finder groups into no layout, or into one that fails the
+    stray-mark disc (the other face's pips lie in it).  Renders (tuned styles, 2x still,
+    the pipeline's checker mask, tune seeds 220-221 of
+    ``bench/dice_pose_accuracy.py``'s cocked-die scenes): of 17 cocked dice never found
+    11 had a window, each with 3-10 pips there (6 had none); the clusters left in the
+    windows with no die were 60 of one or two pips (glints, board marks) and three of 3-4
+    light marks in wood grain by a point's tip (see ``body_outside``).  Cocked dice
+    called cocked, tune seeds 220-222: 277 -> 289 of 340; seeds 223-225 (not looked at
+    while choosing): 289 -> 303 of 346; flat dice called cocked (3 of 534) and dice read
+    where none lies (9) unchanged.  The referee treats a cocked die as a void throw
+    whatever its value (:func:`controller.referee.throws.die_fault`).  Only on the
+    field, off the bar (its hinges' screws lie in a row)."""
+    body_reach: float = 0.75
+    """See ``body_pips``: die edges from the cluster's first pip (the one with most
+    others this near) a pip of the same die lies within (a six's corner pips lie 0.71
+    apart, a side face's pips 0.5-0.8 from the top face's)."""
+    body_pip_size: float = 0.25
+    """See ``body_pips``: the cluster's median pip at most this many die edges wide (the
+    renderer's pips are 0.17 of a face, a one's 0.24; the clusters of cocked dice missed
+    measured 0.09-0.24, blur growing them; two clusters of wood grain's light marks
+    0.29)."""
+    body_outside: float = 0.75
+    """See ``body_pips``: at most this share of the ring ``body_ring`` die edges around the
+    cluster's centre may lie within half the pips' contrast of the grey level around
+    them (the die's face).  A die's body ends within a die edge of its pips' centre and
+    past it lies the board, the checker it leans on or its shadow, while marks in the
+    board's grain or on a checker's face go on all round: renders, tune seeds 220-221,
+    the cocked dice never found measured 0.01-0.68, the clusters of 3-4 marks with no
+    die 0.90-0.93."""
+    body_ring: tuple[float, float] = (1.0, 1.4)
+    """See ``body_outside`` (inner, outer, in die edges; the window reaches
+    ``ProposeConfig.margin``, 1.4 die edges, past its blobs)."""
+    body_clear: float = 1.0
+    """See ``body_pips``: the cluster's pips lie at least this many die edges from any
+    die found (a cocked die found shows its side face's pips within 0.9 of its top's
+    centre), and its centre as far from any other die."""
+    body_in_frame: bool = False
+    """Also look for such dice when reading from the frame (no still).  Off: a settled
+    throw is read from a still (:mod:`vision.stills`), and the frame's 20-pixel dice,
+    rectified to 40, blur a side face's pips away."""
     detect: DetectConfig = field(default_factory=_board_detect)
     pose: PoseConfig = field(default_factory=PoseConfig)
     checker: CheckerTestConfig = field(default_factory=CheckerTestConfig)
@@ -267,10 +314,14 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
     sizes = [config]
     if config.small_die is not None and (hires is not None or config.small_die_in_frame):
         sizes.append(replace(config, die_size=config.die_size * config.small_die))
+    bodies = config.body_pips is not None and (hires is not None or config.body_in_frame)
+    first_reads: list[tuple[Window, WindowRead, tuple[int, int]]] = []
     for window in windows(found_blobs, config.die_size, profile.field_aspect, propose):
         for sized in sizes:  # the configured size, then smaller dice where none was found
             rect_w, rect_h = profile.rectified_size(round(sized.die_pixels / sized.die_size))
             read = read_window(source, source_map, window, (rect_w, rect_h), nadir, sized)
+            if bodies and sized is config:
+                first_reads.append((window, read, (rect_w, rect_h)))
             gray, origin, local_nadir = read.gray, read.origin, read.nadir
             sized_right = False
             for face in read.faces:
@@ -311,7 +362,89 @@ def read_board_dice_details(frame: Image, field_map: FieldMap, profile: BoardPro
             elif die is not None and not (small_one and die.die.flat):
                 found.append(die)
         faces = kept
+    m = config.field_margin
+    for window, read, size in first_reads:
+        for u, v in _die_bodies(read, window, size, [d.field_uv for d in found], config):
+            # on the field (the band off it is read by .off_field), not on the bar, whose
+            # hinges' screws lie in a row
+            if -m <= u <= 1.0 + m and -m <= v <= 1.0 + m and profile.half(u) is not None:
+                found.append(_body_die((u, v), field_map, profile, checker_mask, config))
     return sorted(found, key=lambda d: d.field_uv)
+
+
+def _die_bodies(read: "WindowRead", window: Window, size: tuple[int, int],
+                taken: Sequence[tuple[float, float]], config: BoardDiceConfig
+                ) -> list[tuple[float, float]]:
+    """The field points of the dice in ``read`` whose faces could not be read
+    (:attr:`BoardDiceConfig.body_pips`), at least ``body_clear`` die edges from the dice
+    ``taken`` (field points) and from each other."""
+    assert config.body_pips is not None
+    rect_w, rect_h = size
+    edge = config.die_pixels
+    origin = read.origin
+    known = [((u - origin[0]) * rect_w, (v - origin[1]) * rect_h) for u, v in taken]
+    search = read.search if read.search is not None else PipSearch(read.gray)
+    out: list[tuple[float, float]] = []
+    for polarity in read.detect.polarities:
+        pips = [p for p in search.find(polarity, read.detect.pips)
+                if window.holds(origin[0] + p.x / rect_w, origin[1] + p.y / rect_h)
+                and all(math.dist(p.x_y, k) >= config.body_clear * edge for k in known)]
+        if len(pips) < config.body_pips:
+            continue
+        reach = config.body_reach * edge
+        seed = max(pips, key=lambda p: sum(math.dist(p.x_y, q.x_y) <= reach for q in pips))
+        cluster = [q for q in pips if math.dist(seed.x_y, q.x_y) <= reach]
+        if len(cluster) < config.body_pips:
+            continue
+        if float(np.median([q.diameter for q in cluster])) > config.body_pip_size * edge:
+            continue
+        cx = float(np.mean([q.x for q in cluster]))
+        cy = float(np.mean([q.y for q in cluster]))
+        if _outside_alike(read.gray, polarity, (cx, cy), cluster, config) > config.body_outside:
+            continue
+        if any(math.dist((cx, cy), k) < config.body_clear * edge for k in known):
+            continue
+        known.append((cx, cy))
+        out.append((origin[0] + cx / rect_w, origin[1] + cy / rect_h))
+    return out
+
+
+def _outside_alike(gray: npt.NDArray[np.uint8], polarity: Polarity, centre: tuple[float, float],
+                   pips: Sequence[Pip], config: BoardDiceConfig) -> float:
+    """The share of the ring ``body_ring`` die edges around ``centre`` (the part of it in
+    ``gray``) within half the ``pips``' median contrast of their median face level; 1.0
+    when none of the ring is in the image."""
+    inner, outer = (r * config.die_pixels for r in config.body_ring)
+    height, width = gray.shape[:2]
+    x0, y0 = max(0, math.floor(centre[0] - outer)), max(0, math.floor(centre[1] - outer))
+    x1 = min(width, math.ceil(centre[0] + outer) + 1)
+    y1 = min(height, math.ceil(centre[1] + outer) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 1.0
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    if polarity == "light":  # pip values were measured on the inverted image
+        patch = 255.0 - patch
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    distance = np.hypot(xs - centre[0], ys - centre[1])
+    ring = (distance >= inner) & (distance <= outer)
+    total = int(np.count_nonzero(ring))
+    if total == 0:
+        return 1.0
+    level = float(np.median([p.face for p in pips]))
+    contrast = float(np.median([p.contrast for p in pips]))
+    return int(np.count_nonzero(ring & (np.abs(patch - level) <= contrast / 2.0))) / total
+
+
+def _body_die(uv: tuple[float, float], field_map: FieldMap, profile: BoardProfile,
+              checker_mask: npt.NDArray[np.generic] | None,
+              config: BoardDiceConfig) -> BoardDie:
+    """The die a body of pips at field point ``uv`` makes: value unread, cocked."""
+    u, v = uv
+    centre = field_map.image_point(u, v)
+    box = _box(field_map, u, v, config.die_size, profile)
+    on = checker_mask is not None and on_checker(centre, max(box[2], box[3]), checker_mask,
+                                                 config.checker)
+    return BoardDie(Die(None, centre, False, on, profile.half(u), box), uv, ("body",))
 
 
 def _off_the_bar(found: list[Blob], profile: BoardProfile,
