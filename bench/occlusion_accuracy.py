@@ -14,7 +14,9 @@ third of its size), its position, and its value read, refused (None) or wrong;
 phantom cubes.  Streams (``--streams``): a still rendered board, an arm reaching
 in, hovering and leaving, read by the stream pipeline into the stabiliser: frames
 under the arm not flagged, states emitted while the arm was there (must be 0),
-and whether the board was stable again once it had gone.  Goals (issue 4): every
+and whether the board was stable again once it had gone; with ``--hover`` the arm
+stops over the board for eight frames (frames carry sensor noise, as a camera's do), the
+case a stream's motion test cannot see.  Goals (issue 4): every
 frame with a hand over the field flagged, at most 1 % of frames without one.
 """
 
@@ -24,6 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -128,7 +131,11 @@ def renders(n: int, seed: int) -> None:
           f"{cube_stats['absent']} scenes without one")
 
 
-def streams(count: int, seed: int) -> None:
+HOVER_DEPTHS = [None] * 4 + [-0.1, 0.1, 0.25] + [0.35] * 8 + [0.2, 0.0] + [None] * 6
+"""How far the arm reaches (field heights from its rail) frame by frame with ``--hover``."""
+
+
+def streams(count: int, seed: int, hover: bool = False) -> None:
     from dataclasses import replace
 
     from vision.calibration import Calibration
@@ -138,9 +145,12 @@ def streams(count: int, seed: int) -> None:
     from vision.synth.render import render
     from vision.synth.scene import HandPose
 
-    print(f"== streams: {count} rendered, an arm passing over a still board (seed {seed}) ==")
+    how = "resting still over" if hover else "passing over"
+    print(f"== streams: {count} rendered, an arm {how} a still board (seed {seed}) ==")
     rng = np.random.default_rng(seed)
-    depths = [None] * 4 + [-0.1, 0.1, 0.25, 0.35, 0.4, 0.4, 0.38, 0.2, 0.0] + [None] * 6
+    depths = HOVER_DEPTHS if hover else (
+        [None] * 4 + [-0.1, 0.1, 0.25, 0.35, 0.4, 0.4, 0.38, 0.2, 0.0] + [None] * 6)
+    noise = np.random.default_rng([seed, 1])
     covered = missed = bad_states = stuck = 0
     for _ in range(count):
         scene = random_scene(rng, hands=0)
@@ -150,12 +160,18 @@ def streams(count: int, seed: int) -> None:
         sleeve = None if rng.random() < 0.3 else SLEEVES[int(rng.integers(len(SLEEVES)))]
         angle, elevation = float(rng.uniform(-30, 30)), float(rng.uniform(30, 150))
         reader, stabiliser = None, Stabiliser()
+        drawn: dict[float | None, tuple[np.ndarray, Any]] = {}
         observation = None
         for index, depth in enumerate(depths):
             hands = () if depth is None else (HandPose(
                 u=u, v=depth if side == "top" else 1.0 - depth, from_side=side,  # type: ignore[arg-type]
                 angle_deg=angle, elevation_mm=elevation, skin=skin, sleeve=sleeve),)
-            frame, truth = render(replace(scene, hands=hands))
+            if depth not in drawn:
+                drawn[depth] = render(replace(scene, hands=hands))
+            frame, truth = drawn[depth]
+            if hover:
+                frame = np.clip(frame + noise.normal(0.0, 1.5, frame.shape), 0,
+                                255).astype(np.uint8)
             if reader is None:
                 corners = truth.observation.corners
                 assert corners is not None
@@ -205,12 +221,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--streams", type=int, default=0)
     parser.add_argument("--real-only", action="store_true")
+    parser.add_argument("--hover", action="store_true",
+                        help="in --streams, the arm rests still over the board for 8 frames")
     args = parser.parse_args()
     real_frames()
     if not args.real_only:
         renders(args.n, args.seed)
         if args.streams:
-            streams(args.streams, args.seed)
+            streams(args.streams, args.seed, args.hover)
 
 
 if __name__ == "__main__":

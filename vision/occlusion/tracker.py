@@ -15,6 +15,10 @@ Three things a stream knows that one frame does not:
 * **Hysteresis.**  After a hand, the field is reported clear only once
   ``release_frames`` frames in a row are clear, so the referee never reads
   the frame in which the fingers are just leaving.
+* **The last clear frame.**  A hand that stops moving over a surface of its
+  own colour (a pale hand on light wood) leaves the colour test only slivers;
+  against the last frame judged clear it is one large change reaching in from
+  the rail, which nothing else on a board makes (see ``TrackerConfig.changed_area``).
 
 Exposure changes (cameras adapt when an arm darkens the scene) are taken out
 by scaling lightness so the field surface keeps the background's median.
@@ -66,6 +70,38 @@ class TrackerConfig:
     of the board, and a hand always reaches in from a rail."""
     release_frames: int = 2
     """Clear frames in a row needed after an occlusion before the field is reported clear."""
+    changed_area: float | None = 3.0
+    """A region that differs from the last frame judged clear (checkers masked, then and
+    now), reaches the rail and covers at least this many checker areas is a candidate in
+    its own right, even where its colours are the surfaces' (None: off).  A pale hand over
+    a light wooden field matches the field's colours almost everywhere: the colour test
+    leaves slivers of it, and once it stops moving nothing else flagged it (referee
+    stream seed 29: a hand over 8 % of the field, the dice under it, read clear for five
+    frames in a row, so the dice looked picked up and a half-made move was judged; 76 of
+    211 hands moving checkers in that session were read clear for some frames).  Little
+    else changes between two clear frames: the dice (a fifth of a checker area each), the
+    cube, a checker the checker stage missed where it now lies (one area).  The background
+    (``stable_frames``) cannot serve: the motion gate reads a still board only every few
+    seconds, so three clear, still reads in a row seldom come during play."""
+    changed_level: float = 12.0
+    """A pixel changed since the last clear frame when this far from it (weighted Lab;
+    sensor noise stays under 6): lower than ``change_threshold``, since a pale hand differs
+    from light wood by little more than that."""
+    changed_rail: float = 2.0
+    """Such a region reaches the rail when it comes within this many checker radii of the
+    analysed area's border: an arm crossing the rail over a stack is masked there with
+    the stack's checkers."""
+    changed_join: float = 1.0
+    """Such changes closer than about this many checker radii are one region (closing):
+    the checkers a hand covers are masked as the last clear frame had them, which cuts
+    the hand into pieces along them."""
+    change_stubborn_frames: int = 6
+    """Still reads in a row after which a verdict that only such a change makes is taken
+    as the new clear frame (a lamp switched on, a shadow that stays).  The stream reader
+    re-reads a still occluded frame three times at once and then only every
+    ``MotionConfig.max_skipped`` frames, so 6 is about 9 s at 10 frames a second: longer
+    than a hand rests still over the board (at 3 a hand resting for a second was taken
+    into the clear frame, and the board it left then looked changed)."""
     gain_limits: tuple[float, float] = (0.6, 1.6)
     """Exposure correction allowed between a frame and the background."""
 
@@ -76,6 +112,10 @@ class TrackerConfig:
             raise ConfigError("tracker: changed_share between 0 and 1")
         if not 0.0 < self.gain_limits[0] <= 1.0 <= self.gain_limits[1]:
             raise ConfigError("tracker: gain_limits (low <= 1 <= high)")
+        if self.changed_area is not None and self.changed_area <= 0.0:
+            raise ConfigError("tracker: changed_area must be positive (or None)")
+        if self.change_stubborn_frames < 1:
+            raise ConfigError("tracker: change_stubborn_frames of at least 1")
 
 
 @dataclass
@@ -83,6 +123,15 @@ class _Background:
     lab: Floats
     checkers: Mask
     appearance: FieldAppearance
+    field_lightness: float
+
+
+@dataclass
+class _Reference:
+    """The last frame judged clear."""
+
+    lab: Floats
+    checkers: Mask
     field_lightness: float
 
 
@@ -98,6 +147,8 @@ class OcclusionTracker:
         self.profile = profile
         self.config = config or TrackerConfig()
         self._background: _Background | None = None
+        self._reference: _Reference | None = None
+        self._change_stubborn = 0
         self._previous: Floats | None = None
         self._still = 0
         self._stubborn = 0
@@ -112,6 +163,8 @@ class OcclusionTracker:
     def reset(self) -> None:
         """Forget everything (after the camera or the board moved)."""
         self._background = None
+        self._reference = None
+        self._change_stubborn = 0
         self._previous = None
         self._still = 0
         self._stubborn = 0
@@ -126,6 +179,7 @@ class OcclusionTracker:
         prepared = prepare(frame, self.field_map, self.profile, checkers, cfg.single,
                            own_circles=False)
         background = self._background
+        large = self._large_changes(prepared)
         lab = prepared.lab
         if background is not None:
             lab = _match_lightness(prepared, background.field_lightness, cfg.gain_limits)
@@ -138,27 +192,72 @@ class OcclusionTracker:
         self._previous = lab
 
         def occludes(candidates: Mask, colours: FieldAppearance) -> bool:
-            return occluded(prepared, self._candidates(prepared, candidates, away, moving),
-                            cfg.single, appearance=colours)
+            return occluded(prepared, self._candidates(prepared, candidates, away, moving)
+                            | large, cfg.single, appearance=colours)
 
         analysis = analyse(prepared, None if background is None else background.appearance,
                            cfg.single, occludes)
-        result = self._judge(prepared, analysis.unexplained, away, moving,
-                             analysis.appearance)
+        unexplained = analysis.unexplained
+        result = self._judge(prepared, unexplained, away, moving, analysis.appearance, large)
         if result.occluded and cfg.single.own_circles is not None:
             discs = own_discs(prepared, result.field_mask, self.profile, cfg.single)
             prepared = replace(prepared, checkers=prepared.checkers | discs)
             unexplained = open_mask(analysis.raw & ~discs, lab.shape[1], cfg.single)
-            result = self._judge(prepared, unexplained, away, moving, analysis.appearance)
+            result = self._judge(prepared, unexplained, away, moving, analysis.appearance,
+                                 large)
         still = bool(np.count_nonzero(moving) < cfg.still_area * prepared.checker_area)
-        return self._remember(result, prepared, analysis.appearance, still=still)
+        by_change = result.occluded and bool(large.any()) and not self._judge(
+            prepared, unexplained, away, moving, analysis.appearance).occluded
+        reported = self._remember(result, prepared, analysis.appearance, still=still)
+        self._follow_reference(reported, prepared, still=still, by_change=by_change)
+        return reported
 
     def _judge(self, prepared: Prepared, unexplained: Mask, away: Floats | None,
-               moving: Mask, appearance: FieldAppearance) -> OcclusionResult:
+               moving: Mask, appearance: FieldAppearance,
+               large: Mask | None = None) -> OcclusionResult:
         """The verdict on the unexplained regions that changed since the background (all of
-        them without one), with whatever moved."""
-        return judge(prepared, self._candidates(prepared, unexplained, away, moving),
-                     self.field_map, self.profile, self.config.single, appearance=appearance)
+        them without one), with whatever moved and the ``large`` changes since the last
+        clear frame."""
+        candidates = self._candidates(prepared, unexplained, away, moving)
+        if large is not None:
+            candidates = candidates | large
+        return judge(prepared, candidates, self.field_map, self.profile, self.config.single,
+                     appearance=appearance)
+
+    def _large_changes(self, prepared: Prepared) -> Mask:
+        """The changes since the last clear frame that count by themselves
+        (``changed_area``): none without one."""
+        cfg = self.config
+        reference = self._reference
+        if reference is None or cfg.changed_area is None:
+            return np.zeros(prepared.area.shape, dtype=np.bool_)
+        lab = _match_lightness(prepared, reference.field_lightness, cfg.gain_limits)
+        changed = open_mask((_distance(lab, reference.lab) > cfg.changed_level)
+                            & prepared.area & ~prepared.checkers & ~reference.checkers,
+                            lab.shape[1], cfg.single)
+        # a hand over checkers hides them: their discs (masked then) split it into pieces
+        radius = float(np.sqrt(prepared.checker_area / np.pi))
+        size = 2 * round(cfg.changed_join * radius) + 1
+        joined = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_CLOSE,
+                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        return _large_at_rail(joined.view(np.bool_) & prepared.area,
+                              _rail_band(prepared, cfg.changed_rail * radius),
+                              cfg.changed_area * prepared.checker_area)
+
+    def _follow_reference(self, result: OcclusionResult, prepared: Prepared, *, still: bool,
+                          by_change: bool) -> None:
+        """Keep the last frame judged clear; a still verdict that only the change since it
+        makes becomes the new one after ``change_stubborn_frames``."""
+        if by_change and still:
+            self._change_stubborn += 1
+            if self._change_stubborn < self.config.change_stubborn_frames:
+                return
+        elif result.occluded:
+            self._change_stubborn = 0
+            return
+        self._change_stubborn = 0
+        self._reference = _Reference(prepared.lab, prepared.checkers,
+                                     _field_lightness(prepared))
 
     def _candidates(self, prepared: Prepared, unexplained: Mask, away: Floats | None,
                     moving: Mask) -> Mask:
@@ -243,3 +342,36 @@ def _regions_changed(candidates: Mask, changed: Mask, share: float) -> Mask:
     keep = hit >= share * np.maximum(total, 1)
     keep[0] = False
     return np.asarray(keep[components])
+
+
+def _large_at_rail(mask: Mask, outer: Mask, least: float) -> Mask:
+    """The connected regions of ``mask`` of at least ``least`` pixels touching ``outer``."""
+    count, components, stats, _ = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=8)
+    keep = stats[:, cv2.CC_STAT_AREA] >= least
+    keep[0] = False
+    if not keep.any():
+        return np.zeros_like(mask)
+    touching = np.zeros(count, dtype=np.bool_)
+    touching[np.unique(components[outer])] = True
+    return np.asarray((keep & touching)[components])
+
+
+_BANDS: dict[tuple[int, int, int], Mask] = {}
+
+
+def _rail_band(prepared: Prepared, reach: float) -> Mask:
+    """The analysed area's pixels within ``reach`` pixels of its outer border (cached: the
+    border is the same for every frame of a stream)."""
+    outer = prepared.layout.outer
+    key = (id(prepared.layout), *outer.shape)
+    band = _BANDS.get(key)
+    if band is None:
+        size = 2 * round(reach) + 1
+        grown = cv2.dilate(outer.view(np.uint8),
+                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        band = grown.view(np.bool_) & prepared.area
+        band.flags.writeable = False
+        _BANDS.clear()
+        _BANDS[key] = band
+    return band
