@@ -106,8 +106,9 @@ def measure(frames: list[Frame]) -> Clock:
         reader.read(frame)  # warm caches
         clock.time("whole frame", reader.read, frame)
         fm, profile = calibration.field_map(), calibration.profile
-        rect = fm.rectify(frame, profile, 640)
-        clock.time("rectify", fm.rectify, frame, profile, 640)
+        width = reader.config.field_width  # the checker stage's field, as read rectifies it
+        rect = fm.rectify(frame, profile, width)
+        clock.time("rectify", fm.rectify, frame, profile, width)
         checkers = read_checkers(rect, profile)
         clock.time("checkers", read_checkers, rect, profile)
         clock.time("occlusion", detect_occlusion, frame, fm, profile, checkers)
