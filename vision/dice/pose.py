@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.dice import pose_model
 from vision.dice.chroma import ChromaConfig, Colour, chroma_contrast
 from vision.dice.faces import Face
 from vision.dice.outline import OutlineConfig, tipped_outline
@@ -357,6 +358,19 @@ class PoseConfig:
     supported, cocked (docs/vision.md, "Flat or cocked, round eleven")."""
     band_profile: BandProfileConfig = field(default_factory=BandProfileConfig)
     """Where the band's profile is sampled (:mod:`.tipped`)."""
+    learned: float | None = None
+    """Least log-odds of the learned cue (:mod:`.pose_model`: a small network over the
+    die's own rectified pixels, turned so that the side it would tip up lies along +x)
+    that calls cocked a sharp die with support (``fine_die_pixels`` and
+    ``supported_min_size``, a lean direction) that no bound, cue score or band model
+    called cocked; None for never.  Off by default: at ``pose_model.THRESHOLD`` (2.6,
+    chosen on validation seeds 207-208, never fitted on) the unseen seeds 210-211 of
+    ``bench/dice_pose_accuracy.py --default-size --live-mask`` (tuned styles, 2x still)
+    gave cocked found 192 -> 199 of 214-215 and flat dice called cocked 1/193 before and
+    after, but as if every die had support (``--any-support``) 12 -> 14 of 193 (+1.04
+    points, past the one point allowed; docs/vision.md, "Flat or cocked, a learned cue
+    (engineer C)").  ``bench/vision_accuracy.py --n 150 --seed 212``: every line the
+    same."""
     measure_cues: bool = False
     """Measure :func:`cue_vector` for the dice ``cue_score`` would weigh (returned in
     :attr:`Pose.cues`) even without ``cue_score``: what ``bench/pose_cue_fit.py``
@@ -569,6 +583,13 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
             score = band_score(profiles, config.band, config.band_profile)
             if score > config.band.threshold:
                 reasons.append(f"the tipped-up face's band (log-odds {score:.2f})")
+    if config.learned is not None and not reasons and fine and supported \
+            and lean is not None and nadir is not None and field_pixels is not None:
+        reach = perspective_reach(math.dist(face.center, nadir) / field_pixels,
+                                  die_pixels / field_pixels, height)
+        learned = pose_model.score(gray, face, lean, die_pixels, nadir, reach)
+        if learned > config.learned:
+            reasons.append(f"its pixels (learned log-odds {learned:.2f})")
     if open_space and config.cocked_needs_support:
         # ... but the support test misses some of the steepest dice (open_squash)
         squashed = squash(face) if fine else 1.0
