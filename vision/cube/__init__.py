@@ -21,6 +21,7 @@ from vision.cube.locate import (
     face_image,
     find_candidates,
     proposals,
+    rank,
     warp_region,
 )
 from vision.errors import ConfigError
@@ -115,6 +116,6 @@ def locate_cube(frame: Image, field_map: FieldMap, profile: BoardProfile,
         centre = (reach, reach)
         here = [c for c in find_candidates(patch.image, config)
                 if np.hypot(c.centre[0] - centre[0], c.centre[1] - centre[1]) <= 0.5 * c.side]
-        if here and (best is None or here[0].quality > best[0][0].quality):
+        if here and (best is None or rank(here[0], config) > rank(best[0][0], config)):
             best = (here, patch)
     return best

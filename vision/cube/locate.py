@@ -72,6 +72,14 @@ class LocateConfig:
     staircase, and a candidate wrongly kept there is refused at the fine scale."""
     candidates: int = 3
     """How many of the best coarse candidates (in different places) are measured finely."""
+    prefer_side: float = 0.045
+    """A face measured at least this big wins over a smaller one however square that is.
+    Big dice pass ``min_side`` with their bevels and perspective (0.038-0.042 on the
+    renders), and a die's top face seen from above is squarer than the cube's on a rail
+    seen at a slant: on referee stream seed 0 a die on the field (quality 0.92-0.93) beat
+    the cube on the bottom rail (0.054, quality 0.885) in every throw after the cube was
+    turned, and the cube was then read as a die off the field.  The renders' cube is
+    0.048-0.058, the real cube's face 0.045 inside its rim."""
     patch_reach: float = 0.8
     patch_pad: float = 6.0
     """The fine patch reaches this many coarse sides plus this many fine pixels from the
@@ -377,3 +385,9 @@ def face_image(image: Image, candidate: Candidate, size: int = 64,
     face = cv2.warpPerspective(image, matrix, (size, size), flags=cv2.INTER_LINEAR)
     gray = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     return np.asarray(gray, dtype=np.uint8)
+
+
+def rank(candidate: Candidate, config: LocateConfig) -> tuple[bool, float]:
+    """How good a fine-scale face is as the cube: a cube-sized one first (``prefer_side``),
+    then the squarer."""
+    return candidate.side >= config.prefer_side * config.fine_width, candidate.quality
