@@ -91,17 +91,24 @@ class TrackerConfig:
     """Such a region reaches the rail when it comes within this many checker radii of the
     analysed area's border: an arm crossing the rail over a stack is masked there with
     the stack's checkers."""
+    changed_wide: float = 1.5
+    """... and is at least this many checker radii wide somewhere (its widest inscribed
+    disc): a palm is about two checkers across, while a point's column whose checkers the
+    checker stage missed, then or now, is one (seed 29 at t=207.8: such a column of 3.4
+    checker areas at the rail, left by a bear-off, held the field occluded for 16 s)."""
     changed_join: float = 1.0
     """Such changes closer than about this many checker radii are one region (closing):
     the checkers a hand covers are masked as the last clear frame had them, which cuts
     the hand into pieces along them."""
     change_stubborn_frames: int = 6
-    """Still reads in a row after which a verdict that only such a change makes is taken
-    as the new clear frame (a lamp switched on, a shadow that stays).  The stream reader
-    re-reads a still occluded frame three times at once and then only every
-    ``MotionConfig.max_skipped`` frames, so 6 is about 9 s at 10 frames a second: longer
-    than a hand rests still over the board (at 3 a hand resting for a second was taken
-    into the clear frame, and the board it left then looked changed)."""
+    """Reads in a row after which a verdict that only such a change makes is taken as the
+    new clear frame (a lamp switched on, checkers moved that the checker stage missed).
+    The stream reader re-reads a still occluded frame three times at once and then only
+    every ``MotionConfig.max_skipped`` frames, so on a still board 6 is about 9 s at 10
+    frames a second: longer than a hand rests still over the board (at 3 a hand resting
+    for a second was taken into the clear frame, and the board it left then looked
+    changed); in play (dice thrown, checkers moved: reads in quick succession) it is
+    a second or less."""
     gain_limits: tuple[float, float] = (0.6, 1.6)
     """Exposure correction allowed between a frame and the background."""
 
@@ -242,13 +249,15 @@ class OcclusionTracker:
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         return _large_at_rail(joined.view(np.bool_) & prepared.area,
                               _rail_band(prepared, cfg.changed_rail * radius),
-                              cfg.changed_area * prepared.checker_area)
+                              cfg.changed_area * prepared.checker_area,
+                              cfg.changed_wide * radius)
 
     def _follow_reference(self, result: OcclusionResult, prepared: Prepared, *, still: bool,
                           by_change: bool) -> None:
-        """Keep the last frame judged clear; a still verdict that only the change since it
-        makes becomes the new one after ``change_stubborn_frames``."""
-        if by_change and still:
+        """Keep the last frame judged clear; a verdict that only the change since it makes
+        becomes the new one after ``change_stubborn_frames`` reads in a row."""
+        del still  # a lasting change is learned whether or not dice roll elsewhere meanwhile
+        if by_change:
             self._change_stubborn += 1
             if self._change_stubborn < self.config.change_stubborn_frames:
                 return
@@ -344,14 +353,19 @@ def _regions_changed(candidates: Mask, changed: Mask, share: float) -> Mask:
     return np.asarray(keep[components])
 
 
-def _large_at_rail(mask: Mask, outer: Mask, least: float) -> Mask:
-    """The connected regions of ``mask`` of at least ``least`` pixels touching ``outer``."""
-    count, components, stats, _ = cv2.connectedComponentsWithStats(
-        mask.astype(np.uint8), connectivity=8)
+def _large_at_rail(mask: Mask, outer: Mask, least: float, wide: float) -> Mask:
+    """The connected regions of ``mask`` of at least ``least`` pixels, touching ``outer``,
+    whose widest inscribed disc has a radius of at least ``wide`` pixels."""
+    binary = mask.astype(np.uint8)
+    count, components, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     keep = stats[:, cv2.CC_STAT_AREA] >= least
     keep[0] = False
     if not keep.any():
         return np.zeros_like(mask)
+    inside = cv2.distanceTransform(binary, cv2.DIST_L2, 5)
+    widest = np.zeros(count, dtype=np.float32)
+    np.maximum.at(widest, np.asarray(components, dtype=np.intp).ravel(), inside.ravel())
+    keep &= widest >= wide
     touching = np.zeros(count, dtype=np.bool_)
     touching[np.unique(components[outer])] = True
     return np.asarray((keep & touching)[components])
