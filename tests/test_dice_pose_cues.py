@@ -53,7 +53,8 @@ def judge(ratio: float, config: PoseConfig, supported: bool = True
 
 
 def test_a_slight_squash_inside_every_bound_is_cocked_by_the_cues_together() -> None:
-    config = replace(PoseConfig(), cue_score=None)
+    # (the learned cue and its veto off: this is the cue score's test)
+    config = replace(PoseConfig(), cue_score=None, learned=None, learned_veto=None)
     # each bound alone reads the slightly squashed four flat ...
     flat, reasons, cues = judge(0.975, config)
     assert flat and reasons == () and cues is None
@@ -121,6 +122,8 @@ def test_cocked_dice_of_the_tune_seeds_inside_every_bound(seed: int, index: int,
     assert len(cocked) == 1
     board = BoardDiceConfig()
     assert board.pose.cue_score is not None
+    # the learned cue off (it calls both cocked without the cue score too)
+    board = replace(board, pose=replace(board.pose, learned=None, learned_veto=None))
 
     def reading(config: BoardDiceConfig) -> tuple[bool, tuple[str, ...]]:
         near = [b for b in shot.read(config) if math.dist(b.die.center, cocked[0].center) < 15]

@@ -79,7 +79,7 @@ def test_features_are_the_same_length_for_any_crop() -> None:
     assert pose_model.model().mean.shape == straight.shape
 
 
-def test_off_by_default_and_never_asked_without_support(monkeypatch: pytest.MonkeyPatch
+def test_never_asked_when_off_or_without_support(monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
     calls: list[float] = []
 
@@ -105,11 +105,12 @@ def test_off_by_default_and_never_asked_without_support(monkeypatch: pytest.Monk
     assert calls
 
 
-def test_the_shipped_model_loads_and_is_off_by_default() -> None:
+def test_the_shipped_model_loads_and_is_on_by_default() -> None:
     fitted = pose_model.read_model(pose_model.MODEL_PATH)
     assert fitted.hidden and fitted.mean.shape == fitted.scale.shape
     assert fitted.hidden[0][0].shape[0] == fitted.mean.shape[0]
-    assert PoseConfig().learned is None
+    assert PoseConfig().learned == pose_model.THRESHOLD
+    assert PoseConfig().learned_veto is not None
 
 
 def _read(seed: int, index: int, learned: float | None, any_support: bool = False
@@ -158,3 +159,35 @@ def test_a_rendered_flat_die_read_as_if_supported_scores_under_the_threshold() -
     # both dice were scored (every die has support within five die edges)
     assert len(scored) == 2
     assert min(scored) < pose_model.THRESHOLD
+
+
+def test_the_veto_clears_a_bound_only_under_its_log_odds(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    given: list[float] = []
+
+    asked: list[float] = []
+
+    def fake(*args: object, **kw: object) -> float:
+        asked.append(given[-1])
+        return given[-1]
+
+    monkeypatch.setattr(pose_model, "score", fake)
+    gray, face = drawn(0.0)
+    # every squash bound at 1: the flat drawn die is called cocked by its top face
+    strict = replace(PoseConfig(), fine_squash=(1.0,) * 6, supported_squash=(1.0,) * 6,
+                     learned_veto=None)
+    kw = {"source_die": DIE, "nadir": NADIR, "field_pixels": FIELD, "supported": True,
+          "lean": LEAN}
+    given.append(-10.0)
+    assert not assess(gray, face, DIE, strict, **kw).flat  # type: ignore[arg-type]
+    vetoing = replace(strict, learned_veto=-5.0)
+    assert assess(gray, face, DIE, vetoing, **kw).flat  # type: ignore[arg-type]
+    given.append(-4.0)
+    pose = assess(gray, face, DIE, vetoing, **kw)  # type: ignore[arg-type]
+    assert not pose.flat and "squashed" in pose.reasons[0]
+    assert asked == [-10.0, -4.0]
+    # without support the veto is not asked
+    given.append(-10.0)
+    pose = assess(gray, face, DIE, replace(vetoing, open_squash=1.0), source_die=DIE,
+                  nadir=NADIR, field_pixels=FIELD)
+    assert not pose.flat and len(asked) == 2

@@ -358,19 +358,26 @@ class PoseConfig:
     supported, cocked (docs/vision.md, "Flat or cocked, round eleven")."""
     band_profile: BandProfileConfig = field(default_factory=BandProfileConfig)
     """Where the band's profile is sampled (:mod:`.tipped`)."""
-    learned: float | None = None
+    learned: float | None = 2.6
     """Least log-odds of the learned cue (:mod:`.pose_model`: a small network over the
     die's own rectified pixels, turned so that the side it would tip up lies along +x)
     that calls cocked a sharp die with support (``fine_die_pixels`` and
     ``supported_min_size``, a lean direction) that no bound, cue score or band model
-    called cocked; None for never.  Off by default: at ``pose_model.THRESHOLD`` (2.6,
-    chosen on validation seeds 207-208, never fitted on) the unseen seeds 210-211 of
-    ``bench/dice_pose_accuracy.py --default-size --live-mask`` (tuned styles, 2x still)
-    gave cocked found 192 -> 199 of 214-215 and flat dice called cocked 1/193 before and
-    after, but as if every die had support (``--any-support``) 12 -> 14 of 193 (+1.04
-    points, past the one point allowed; docs/vision.md, "Flat or cocked, a learned cue
-    (engineer C)").  ``bench/vision_accuracy.py --n 150 --seed 212``: every line the
-    same."""
+    called cocked; None for never.  2.6 (``pose_model.THRESHOLD``) is just over the
+    second highest flat die's log-odds on validation seeds 207-208 (never fitted on).
+    With ``learned_veto`` -5.0, on the unseen seeds 210-211 of ``bench/dice_pose_accuracy.py
+    --default-size --live-mask`` (tuned styles, 2x still): cocked found 192 -> 199 of
+    214-215, flat dice called cocked 1 -> 0 of 193, as if every die had support
+    (``--any-support``) 12 -> 11 of 193 (the cue alone 14: +1.04 points; docs/vision.md,
+    "Flat or cocked, a learned cue (engineer C)")."""
+    learned_veto: float | None = -5.0
+    """A sharp die with support (as for ``learned``) that a bound or cue called cocked is
+    flat after all when the learned cue's log-odds are under this; None for never.  On
+    validation seeds 207-208 (never fitted on) the cocked dice the bounds called cocked
+    scored -4.41 and up (118 readings), while 7 of the 15 flat dice they called cocked as
+    if supported scored under -5 (-11.2 to -5.9).  Unseen seeds 210-211 (as above), with
+    ``learned`` 2.6: flat dice called cocked 1 -> 0 of 193, as if supported 14 -> 11, no
+    cocked die lost."""
     measure_cues: bool = False
     """Measure :func:`cue_vector` for the dice ``cue_score`` would weigh (returned in
     :attr:`Pose.cues`) even without ``cue_score``: what ``bench/pose_cue_fit.py``
@@ -590,6 +597,12 @@ def assess(gray: Gray, face: Face, die_pixels: float, config: PoseConfig = PoseC
         learned = pose_model.score(gray, face, lean, die_pixels, nadir, reach)
         if learned > config.learned:
             reasons.append(f"its pixels (learned log-odds {learned:.2f})")
+    elif config.learned_veto is not None and reasons and fine and supported \
+            and lean is not None and nadir is not None and field_pixels is not None:
+        reach = perspective_reach(math.dist(face.center, nadir) / field_pixels,
+                                  die_pixels / field_pixels, height)
+        if pose_model.score(gray, face, lean, die_pixels, nadir, reach) < config.learned_veto:
+            reasons = []
     if open_space and config.cocked_needs_support:
         # ... but the support test misses some of the steepest dice (open_squash)
         squashed = squash(face) if fine else 1.0

@@ -43,7 +43,7 @@ readings of ``collect`` seeds 200-205 (cocked-die scenes) and 206 (``--mix``), 1
 each, tuned styles only (2002 readings, 1342 of cocked dice); five networks of 16 hidden
 units (seeds 0-4) merged."""
 THRESHOLD = 2.6
-"""The log-odds to use as :class:`~vision.dice.pose.PoseConfig` ``learned``: just over the
+"""The log-odds :class:`~vision.dice.pose.PoseConfig` ``learned`` defaults to: just over the
 second highest flat die's (2.57) of the validation seeds 207 (``--mix``) and 208 (never
 fitted on), read as if supported; there the cue called 5 of the 12 cocked dice with
 support the bounds read flat cocked (5 of 13 as if supported), no flat die with its own
