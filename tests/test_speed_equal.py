@@ -218,8 +218,10 @@ def _votes_reference(edges: EdgeMap, radius: float, config: VoteConfig) -> np.nd
     ux = edges.gx.ravel()[at] * step
     uy = edges.gy.ravel()[at] * step
     cell = config.cell
-    rows = (edges.height + cell - 1) // cell
-    cols = (edges.width + cell - 1) // cell
+    # the cell may be fractional since 104cfec (CheckerConfig.at_width); for whole cells
+    # this is the (size + cell - 1) // cell the reference was written with
+    rows = int(np.ceil(edges.height / cell))
+    cols = int(np.ceil(edges.width / cell))
     margin = int(np.ceil(radius / cell)) + 2
     wide = cols + 2 * margin
     cells = []
