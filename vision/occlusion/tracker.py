@@ -156,6 +156,7 @@ class OcclusionTracker:
         self._background: _Background | None = None
         self._reference: _Reference | None = None
         self._change_stubborn = 0
+        self._band: Mask | None = None
         self._previous: Floats | None = None
         self._still = 0
         self._stubborn = 0
@@ -172,6 +173,7 @@ class OcclusionTracker:
         self._background = None
         self._reference = None
         self._change_stubborn = 0
+        self._band = None
         self._previous = None
         self._still = 0
         self._stubborn = 0
@@ -216,7 +218,7 @@ class OcclusionTracker:
         by_change = result.occluded and bool(large.any()) and not self._judge(
             prepared, unexplained, away, moving, analysis.appearance).occluded
         reported = self._remember(result, prepared, analysis.appearance, still=still)
-        self._follow_reference(reported, prepared, still=still, by_change=by_change)
+        self._follow_reference(reported, prepared, by_change=by_change)
         return reported
 
     def _judge(self, prepared: Prepared, unexplained: Mask, away: Floats | None,
@@ -248,15 +250,25 @@ class OcclusionTracker:
         joined = cv2.morphologyEx(changed.view(np.uint8), cv2.MORPH_CLOSE,
                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
         return _large_at_rail(joined.view(np.bool_) & prepared.area,
-                              _rail_band(prepared, cfg.changed_rail * radius),
+                              self._rail_band(prepared, cfg.changed_rail * radius),
                               cfg.changed_area * prepared.checker_area,
                               cfg.changed_wide * radius)
 
-    def _follow_reference(self, result: OcclusionResult, prepared: Prepared, *, still: bool,
+    def _rail_band(self, prepared: Prepared, reach: float) -> Mask:
+        """The analysed area's pixels within ``reach`` pixels of its outer border (kept: a
+        tracker's frames share one profile and analysis width)."""
+        if self._band is None or self._band.shape != prepared.area.shape:
+            size = 2 * round(reach) + 1
+            grown = cv2.dilate(prepared.layout.outer.view(np.uint8),
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+            self._band = grown.view(np.bool_) & prepared.area
+        return self._band
+
+    def _follow_reference(self, result: OcclusionResult, prepared: Prepared, *,
                           by_change: bool) -> None:
         """Keep the last frame judged clear; a verdict that only the change since it makes
         becomes the new one after ``change_stubborn_frames`` reads in a row."""
-        del still  # a lasting change is learned whether or not dice roll elsewhere meanwhile
+        # a lasting change is learned whether or not dice roll elsewhere meanwhile
         if by_change:
             self._change_stubborn += 1
             if self._change_stubborn < self.config.change_stubborn_frames:
@@ -369,23 +381,3 @@ def _large_at_rail(mask: Mask, outer: Mask, least: float, wide: float) -> Mask:
     touching = np.zeros(count, dtype=np.bool_)
     touching[np.unique(components[outer])] = True
     return np.asarray((keep & touching)[components])
-
-
-_BANDS: dict[tuple[int, int, int], Mask] = {}
-
-
-def _rail_band(prepared: Prepared, reach: float) -> Mask:
-    """The analysed area's pixels within ``reach`` pixels of its outer border (cached: the
-    border is the same for every frame of a stream)."""
-    outer = prepared.layout.outer
-    key = (id(prepared.layout), *outer.shape)
-    band = _BANDS.get(key)
-    if band is None:
-        size = 2 * round(reach) + 1
-        grown = cv2.dilate(outer.view(np.uint8),
-                           cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-        band = grown.view(np.bool_) & prepared.area
-        band.flags.writeable = False
-        _BANDS.clear()
-        _BANDS[key] = band
-    return band
