@@ -7,8 +7,11 @@ Rendered boards (``vision.synth``, every style, the field's corners given as a
 calibration would give them): per-point count accuracy, whole-board exact
 rate on frames without hands, bar and borne-off accuracy, dice found (of
 every die in the truth, hidden ones included), dice value accuracy (of those
-found), false dice (dice reported where there is none, over clear frames),
-cocked-die recall and false-alarm rate, on-checker accuracy,
+found; "dice val" over every die found, "flat val" over the flat ones, whose values
+are the ones a referee counts, and "cocked null": cocked dice reported with no value,
+tipped too far for their pips to be read, which "dice val" counts as wrong), false
+dice (dice reported where there is none, over clear frames), cocked-die recall and
+false-alarm rate, on-checker accuracy,
 occlusion recall and false alarms; the table is also split by board and
 checker style, and the styles named in HELD_OUT are reported apart (never
 look at them while tuning; ``bench/styles.py``).  The row "checker held-out"
@@ -92,6 +95,9 @@ class Tally:
     dice_found: int = 0
     dice: int = 0
     dice_value_right: int = 0
+    flat_found: int = 0
+    flat_value_right: int = 0
+    cocked_unread: int = 0
     dice_false: int = 0
     cocked_found: int = 0
     cocked: int = 0
@@ -138,9 +144,12 @@ def score(seen: Observation, truth: Observation) -> Tally:
         t.dice_found += 1
         t.dice_value_right += int(match.value == die.value)
         if die.flat:
+            t.flat_found += 1
+            t.flat_value_right += int(match.value == die.value)
             t.flat_called_cocked += int(not match.flat)
         else:
             t.cocked_found += int(not match.flat)
+            t.cocked_unread += int(match.value is None)
         t.on_checker_right += int(match.on_checker == die.on_checker)
     return t
 
@@ -261,14 +270,16 @@ def pct(a: int, b: int) -> str:
 
 
 def print_table(rows: dict[str, Tally]) -> None:
-    head = ("", "points", "boards", "bar", "off", "dice found", "dice val", "false dice",
-            "cocked", "flat->cocked", "on-checker", "hands", "false hand")
+    head = ("", "points", "boards", "bar", "off", "dice found", "dice val", "flat val",
+            "cocked null", "false dice", "cocked", "flat->cocked", "on-checker", "hands",
+            "false hand")
     width = max([22, *(len(name) + 1 for name in rows)])
     print(f"{head[0]:<{width}}" + "".join(f"{h:>13}" for h in head[1:]))
     for name, t in rows.items():
         cells = (pct(t.points_right, t.points), pct(t.boards_right, t.boards),
                  pct(t.bar_right, t.bars), pct(t.off_right, t.offs),
                  pct(t.dice_found, t.dice), pct(t.dice_value_right, t.dice_found),
+                 pct(t.flat_value_right, t.flat_found), f"{t.cocked_unread}/{t.cocked}",
                  f"{t.dice_false}/{t.clear}", pct(t.cocked_found, t.cocked),
                  pct(t.flat_called_cocked, t.flat), pct(t.on_checker_right, t.dice_found),
                  pct(t.hands_found, t.hands), pct(t.clear_called_occluded, t.clear))
