@@ -81,7 +81,7 @@ def renders(n: int, seed: int) -> None:
     by_style: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # tp, fn, fp, tn
     held_out = [0, 0, 0, 0]
     scores: dict[bool, list[float]] = {True: [], False: []}
-    cube_stats = defaultdict(int)
+    cube_stats: defaultdict[str, int] = defaultdict(int)
     times: list[float] = []
     for k in range(2 * n):
         with_hands = k % 2 == 0
