@@ -109,6 +109,21 @@ class TrackerConfig:
     for a second was taken into the clear frame, and the board it left then looked
     changed); in play (dice thrown, checkers moved: reads in quick succession) it is
     a second or less."""
+    first_clear_frames: int | None = 8
+    """Before a stream has ever reported a clear frame (no background, no last clear
+    frame), still reads, in a row or not, in which the objecting regions are the same
+    (``first_overlap``) after which that frame is learned as the background even though
+    the regions reach the rail (None: off).  ``stubborn_frames`` spares only regions
+    inside the field, and its reads must come in a row; a false region at the rail
+    present from the first frame (referee stream seed 59: a printed field whose white
+    and black points under the lamp's fall-off the colour test does not explain, 6.4
+    checker areas over points 0-2) otherwise held a whole session occluded, every play
+    unseen.  A hand moves between the quiet moments of play; the same region in eight
+    of them, with nothing ever clear to compare it with, is the board.  Motion frames
+    neither count nor reset."""
+    first_overlap: float = 0.6
+    """Two still reads' objecting regions are the same when their intersection is at
+    least this share of their union."""
     gain_limits: tuple[float, float] = (0.6, 1.6)
     """Exposure correction allowed between a frame and the background."""
 
@@ -123,6 +138,10 @@ class TrackerConfig:
             raise ConfigError("tracker: changed_area must be positive (or None)")
         if self.change_stubborn_frames < 1:
             raise ConfigError("tracker: change_stubborn_frames of at least 1")
+        if self.first_clear_frames is not None and self.first_clear_frames < 1:
+            raise ConfigError("tracker: first_clear_frames of at least 1 (or None)")
+        if not 0.0 < self.first_overlap <= 1.0:
+            raise ConfigError("tracker: first_overlap above 0 and at most 1")
 
 
 @dataclass
@@ -162,6 +181,8 @@ class OcclusionTracker:
         self._stubborn = 0
         self._clear = 0
         self._last_occlusion: str | None = None
+        self._first_region: Mask | None = None
+        self._first_count = 0
 
     @property
     def has_background(self) -> bool:
@@ -179,6 +200,8 @@ class OcclusionTracker:
         self._stubborn = 0
         self._clear = 0
         self._last_occlusion = None
+        self._first_region = None
+        self._first_count = 0
 
     def update(self, frame: Image, checkers: CheckerCount | None = None) -> OcclusionResult:
         """Judge the next frame (BGR, camera pixels); ``checkers`` as for
@@ -304,6 +327,8 @@ class OcclusionTracker:
             if self._stubborn >= cfg.stubborn_frames:
                 self._learn(prepared, appearance)
                 self._stubborn = 0
+            elif still and self._background is None and self._reference is None:
+                self._first_seen(result, prepared, appearance)
             self._clear = 0
             self._still = 0
             self._last_occlusion = result.reason
@@ -321,6 +346,27 @@ class OcclusionTracker:
         self._last_occlusion = None
         return result
 
+
+    def _first_seen(self, result: OcclusionResult, prepared: Prepared,
+                    appearance: FieldAppearance) -> None:
+        """Count a still read objecting before anything was ever clear
+        (``first_clear_frames``)."""
+        limit = self.config.first_clear_frames
+        mask = result.field_mask
+        if limit is None or mask is None:
+            return
+        previous = self._first_region
+        if previous is not None and previous.shape == mask.shape:
+            union = np.count_nonzero(previous | mask)
+            same = union > 0 and (np.count_nonzero(previous & mask) / union
+                                  >= self.config.first_overlap)
+        else:
+            same = False
+        self._first_count = self._first_count + 1 if same else 1
+        self._first_region = mask
+        if self._first_count >= limit:
+            self._learn(prepared, appearance)
+            self._first_region, self._first_count = None, 0
 
     def _learn(self, prepared: Prepared, appearance: FieldAppearance) -> None:
         self._background = _Background(prepared.lab, prepared.checkers, appearance,
