@@ -357,8 +357,8 @@ class OcclusionTracker:
             return
         previous = self._first_region
         if previous is not None and previous.shape == mask.shape:
-            union = np.count_nonzero(previous | mask)
-            same = union > 0 and (np.count_nonzero(previous & mask) / union
+            union = int(np.count_nonzero(previous | mask))
+            same = union > 0 and (int(np.count_nonzero(previous & mask)) / union
                                   >= self.config.first_overlap)
         else:
             same = False
