@@ -346,7 +346,6 @@ class OcclusionTracker:
         self._last_occlusion = None
         return result
 
-
     def _first_seen(self, result: OcclusionResult, prepared: Prepared,
                     appearance: FieldAppearance) -> None:
         """Count a still read objecting before anything was ever clear
